@@ -1,0 +1,15 @@
+"""The `mjsnap` command. Each subcommand lives in its own module; heavy imports stay inside the commands."""
+
+from __future__ import annotations
+
+import typer
+
+app = typer.Typer(
+    name="mjsnap",
+    help="Score a Shaanxi / Xi'an / Weinan mahjong hand from a photo.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+
+# Subcommand registrations (one line per module; keep this list sorted).

@@ -1,0 +1,28 @@
+"""Where mjsnap finds its own files and the optional ../shared folder."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+MODELS_DIR = Path(os.environ.get("MJSNAP_MODELS", REPO_ROOT / "models"))
+
+
+def shared_dir() -> Path | None:
+    """../shared beside the checkout (or $MJSNAP_SHARED); None when it is absent."""
+    candidate = Path(os.environ.get("MJSNAP_SHARED", REPO_ROOT.parent / "shared"))
+    return candidate if candidate.is_dir() else None
+
+
+def require_shared(*parts: str) -> Path:
+    """A path inside ../shared, or FileNotFoundError saying what is missing and how to point at it."""
+    base = shared_dir()
+    if base is None:
+        raise FileNotFoundError(
+            f"../shared is not present beside {REPO_ROOT}; set MJSNAP_SHARED to the shared folder to use it"
+        )
+    path = base.joinpath(*parts)
+    if not path.exists():
+        raise FileNotFoundError(f"{path} does not exist")
+    return path
