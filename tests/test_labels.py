@@ -1,0 +1,167 @@
+"""Saving corrections as YOLO labels: layout, round trip, atomic writes, paths that cannot escape."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from mjsnap import labels as labels_module
+from mjsnap.labels import (
+    DATA_YAML,
+    LabelBox,
+    LabelDataset,
+    LabelError,
+    data_yaml_text,
+    parse_yolo_lines,
+    read_class_names,
+    safe_name,
+    yolo_lines,
+)
+from scoring.tiles import CLASS_NAMES
+
+
+def _image(width: int = 320, height: int = 200) -> np.ndarray:
+    rng = np.random.default_rng(0)
+    return rng.integers(0, 255, (height, width, 3), dtype=np.uint8)
+
+
+BOXES = [LabelBox(0, (10, 20, 50, 80)), LabelBox(33, (100.5, 30, 140.5, 90)), LabelBox(34, (200, 100, 240, 160))]
+
+
+def test_save_writes_ultralytics_layout(tmp_path):
+    dataset = LabelDataset(tmp_path / "corrections")
+    saved = dataset.save("photo1", _image(), BOXES)
+    root = tmp_path / "corrections"
+    assert saved.image == root / "images/train/photo1.jpg" and saved.image.is_file()
+    assert saved.label == root / "labels/train/photo1.txt"
+    assert read_class_names((root / DATA_YAML).read_text()) == list(CLASS_NAMES)
+    assert (root / "images/val").is_dir() and (root / "labels/val").is_dir()
+    lines = saved.label.read_text().splitlines()
+    assert [line.split()[0] for line in lines] == ["0", "33", "34"]
+    assert lines[0] == "0 0.093750 0.250000 0.125000 0.300000"
+
+
+def test_round_trip_returns_the_same_boxes(tmp_path):
+    dataset = LabelDataset(tmp_path)
+    dataset.save("p", _image(), BOXES)
+    loaded = dataset.load("p", "train")
+    assert [b.cls for b in loaded] == [b.cls for b in BOXES]
+    np.testing.assert_allclose([b.box for b in loaded], [b.box for b in BOXES], atol=1e-3)
+
+
+def test_saved_image_keeps_its_size_and_no_exif_rotation(tmp_path):
+    saved = LabelDataset(tmp_path).save("p", _image(321, 123), BOXES[:1])
+    with Image.open(saved.image) as image:
+        assert image.size == (321, 123)
+        assert image.getexif().get(0x0112) is None
+
+
+def test_resaving_moves_the_photo_to_its_new_split(tmp_path):
+    dataset = LabelDataset(tmp_path)
+    dataset.save("p", _image(), BOXES, split="review")
+    assert dataset.find("p") == "review"
+    dataset.save("p", _image(), BOXES[:2], split="train")
+    assert dataset.find("p") == "train"
+    assert not dataset.label_path("p", "review").exists() and not dataset.image_path("p", "review").exists()
+    assert len(dataset.load("p", "train")) == 2
+
+
+def test_a_photo_with_no_tiles_is_an_empty_label(tmp_path):
+    saved = LabelDataset(tmp_path).save("empty", _image(), [])
+    assert saved.label.read_text() == ""
+
+
+@pytest.mark.parametrize(
+    "name", ["../escape", "/etc/passwd", ".hidden", "a/b", "a\\b", "", "x" * 101, "ok..no", "名字", "a b"]
+)
+def test_names_that_could_escape_or_hide_are_refused(tmp_path, name):
+    with pytest.raises(LabelError, match="not allowed"):
+        LabelDataset(tmp_path).save(name, _image(), BOXES)
+    assert not any(p.is_file() for p in tmp_path.rglob("*") if p.name != DATA_YAML)
+
+
+@pytest.mark.parametrize("name", ["photo_1", "IMG-2024.05.01", "a" * 100, "0abc"])
+def test_plain_names_are_accepted(name):
+    assert safe_name(name) == name
+
+
+def test_a_symlinked_split_folder_pointing_outside_is_refused(tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "ds"
+    (root / "images").mkdir(parents=True)
+    (root / "images" / "train").symlink_to(outside, target_is_directory=True)
+    with pytest.raises(LabelError, match="outside the dataset folder"):
+        LabelDataset(root).save("p", _image(), BOXES)
+    assert list(outside.iterdir()) == []
+
+
+def test_a_crash_while_writing_leaves_no_half_label(tmp_path, monkeypatch):
+    dataset = LabelDataset(tmp_path)
+    dataset.save("p", _image(), BOXES)
+    before = dataset.label_path("p", "train").read_text()
+
+    def crash(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(labels_module.os, "replace", crash)
+    with pytest.raises(OSError, match="disk full"):
+        dataset.save("p", _image(), BOXES[:1])
+    monkeypatch.undo()
+    assert dataset.label_path("p", "train").read_text() == before  # the old label is intact
+    assert not [p for p in tmp_path.rglob("*.tmp")], "temporary files must be cleaned up"
+
+
+def test_existing_dataset_with_other_classes_is_not_mixed_into(tmp_path):
+    (tmp_path / DATA_YAML).write_text("train: images/train\nval: images/val\nnames:\n  0: tile\n  1: other\n")
+    with pytest.raises(LabelError, match="lists classes"):
+        LabelDataset(tmp_path).save("p", _image(), BOXES)
+
+
+def test_existing_dataset_in_block_form_with_our_classes_is_reused(tmp_path):
+    block = "names:\n" + "".join(f"  {i}: {n}\n" for i, n in enumerate(CLASS_NAMES))
+    (tmp_path / DATA_YAML).write_text("train: images/train\nval: images/val\n" + block)
+    LabelDataset(tmp_path).save("p", _image(), BOXES)
+    assert (tmp_path / DATA_YAML).read_text().endswith(block)  # left as it was
+
+
+@pytest.mark.parametrize(
+    ("cls", "box", "message"),
+    [
+        (36, (0, 0, 1, 1), "class id"),
+        (-1, (0, 0, 1, 1), "class id"),
+        (0, (5, 5, 5, 9), "no area"),
+        (0, (5, 9, 8, 2), "no area"),
+        (0, (0, 0, float("nan"), 1), "finite"),
+    ],
+)
+def test_bad_boxes_are_refused(cls, box, message):
+    with pytest.raises(LabelError, match=message):
+        LabelBox(cls, box)
+
+
+def test_boxes_are_clipped_to_the_image_and_outside_ones_refused():
+    assert yolo_lines([LabelBox(1, (-10, -10, 50, 50))], 100, 100) == ["1 0.250000 0.250000 0.500000 0.500000"]
+    with pytest.raises(LabelError, match="outside"):
+        yolo_lines([LabelBox(1, (120, 0, 150, 50))], 100, 100)
+
+
+def test_bad_label_lines_name_the_line():
+    with pytest.raises(LabelError, match="line 2"):
+        parse_yolo_lines("0 0.5 0.5 0.1 0.1\n0 0.5 zero 0.1 0.1\n", 100, 100)
+
+
+def test_ultralytics_reads_the_dataset(tmp_path):
+    utils = pytest.importorskip("ultralytics.data.utils", reason="ultralytics is only in the train extra")
+    dataset = LabelDataset(tmp_path / "ds")
+    dataset.save("p", _image(), BOXES)
+    dataset.save("q", _image(), BOXES[:1], split="val")
+    info = utils.check_det_dataset(str(tmp_path / "ds" / DATA_YAML))
+    assert info["nc"] == len(CLASS_NAMES) and list(info["names"].values()) == list(CLASS_NAMES)
+    assert Path(info["train"]) == (tmp_path / "ds/images/train").resolve()
+    assert "review" not in data_yaml_text().split("#", 1)[1].split("\n", 1)[1]  # only named in the comment
+    assert os.path.isdir(info["val"])
