@@ -13,6 +13,7 @@ from typing import Any
 
 from scoring.tiles import (
     COPIES_PER_KIND,
+    N_KINDS,
     TILE_NAMES,
     TileParseError,
     TooManyCopiesError,
@@ -35,6 +36,13 @@ class HandError(ValueError):
         self.code = code
 
 
+def _check_kinds(tiles: tuple[int, ...], where: str) -> None:
+    """Every tile must be one of the 34 kinds (ints 0-33); detector classes ``back``/``flower`` are not tiles."""
+    for tile in tiles:
+        if isinstance(tile, bool) or not isinstance(tile, int) or not 0 <= tile < N_KINDS:
+            raise HandError(f"{where}: {tile!r} is not a tile kind (0-33)", "invalid_tiles")
+
+
 class MeldType(str, Enum):
     CHOW = "chow"
     PUNG = "pung"
@@ -55,6 +63,7 @@ class Meld:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "type", MeldType(self.type))
+        _check_kinds(self.tiles, f"{self.type.value} meld")
         tiles = tuple(sorted(self.tiles))
         object.__setattr__(self, "tiles", tiles)
         label = f"{self.type.value} {format_compact(tiles)}"
@@ -108,7 +117,7 @@ class Context:
 
     winner: int = 0
     dealer: int = 0
-    self_draw: bool = False
+    self_draw: bool | None = None  # None: self-drawn exactly when no discarder is named (so Context() is valid)
     discarder: int | None = None  # for robbing_kong: the player whose kong was robbed
     bets: tuple[int, ...] = (0, 0, 0, 0)
     kong_replacement: bool = False  # 杠上花 / 杠后开花
@@ -121,6 +130,9 @@ class Context:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "bets", tuple(self.bets))
+        if self.self_draw is None:
+            claimed = self.discarder is not None or self.earthly or self.robbing_kong
+            object.__setattr__(self, "self_draw", not claimed)
         for name in ("winner", "dealer"):
             seat = getattr(self, name)
             if not isinstance(seat, int) or not 0 <= seat < N_SEATS:
@@ -181,6 +193,9 @@ class Hand:
     def __post_init__(self) -> None:
         object.__setattr__(self, "concealed", tuple(self.concealed))
         object.__setattr__(self, "melds", tuple(self.melds))
+        _check_kinds(self.concealed, "concealed tiles")
+        if self.win_tile is not None:
+            _check_kinds((self.win_tile,), "winning tile")
         expected = 13 - 3 * len(self.melds)
         if len(self.melds) > 4:
             raise HandError(f"{len(self.melds)} melds: a hand holds at most 4", "wrong_tile_count")
