@@ -13,3 +13,4 @@ app = typer.Typer(
 )
 
 # Subcommand registrations (one line per module; keep this list sorted).
+from mjsnap.commands.train import register as register_train_commands; register_train_commands(app)

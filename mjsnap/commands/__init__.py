@@ -1,0 +1,1 @@
+"""mjsnap subcommands, one module per area; each keeps heavy imports inside its functions."""

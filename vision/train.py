@@ -1,0 +1,211 @@
+"""Training facade: dataset configs, an offline ultralytics run with a readable progress log, and resume.
+
+Dataset configs (`datasets/*.yaml`) list image folders with two placeholders, `{shared}` (../shared, or $MJSNAP_SHARED)
+and `{work}` (the git-ignored `work/` folder where generated data lives); a relative path is relative to the config.
+`resolve_data_config` turns one into an ultralytics data YAML with absolute paths and the 36 class names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from mjsnap.paths import REPO_ROOT, shared_dir
+from scoring.tiles import CLASS_NAMES
+
+WORK_DIR = REPO_ROOT / "work"
+MODEL_YAML = "yolo11n.yaml"
+TRAIN_THREADS = 2  # ultralytics would use cpu_count - 1 = ONE thread on this 2-core machine
+
+
+def configure_offline(config_dir: Path | None = None) -> None:
+    """Keep ultralytics off the network and out of $HOME (must run before ultralytics is imported)."""
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    os.environ.setdefault("YOLO_AUTOINSTALL", "0")
+    if "YOLO_CONFIG_DIR" not in os.environ:
+        path = config_dir or Path(tempfile.gettempdir()) / "mjsnap-yolo-config"
+        path.mkdir(parents=True, exist_ok=True)
+        os.environ["YOLO_CONFIG_DIR"] = str(path)
+
+
+def use_all_cores() -> None:
+    """ultralytics resets torch to NUM_THREADS threads when it selects the CPU; make that both cores."""
+    import ultralytics.utils.torch_utils as torch_utils
+
+    torch_utils.NUM_THREADS = max(TRAIN_THREADS, torch_utils.NUM_THREADS)
+
+
+def _expand(entry: str, base: Path) -> str:
+    if "{shared}" in entry:
+        shared = shared_dir()
+        if shared is None:
+            raise FileNotFoundError(f"{entry!r} needs ../shared, which is absent (set MJSNAP_SHARED)")
+        entry = entry.replace("{shared}", str(shared))
+    entry = entry.replace("{work}", str(WORK_DIR))
+    path = Path(entry)
+    path = path if path.is_absolute() else (base / path)
+    path = path.resolve()
+    if not path.exists():
+        raise FileNotFoundError(f"dataset folder {path} does not exist")
+    return str(path)
+
+
+def resolve_data_config(config: Path, out_dir: Path | None = None) -> Path:
+    """Write the ultralytics data YAML for a `datasets/*.yaml` config (absolute paths, 36 names); returns its path."""
+    config = Path(config)
+    raw = yaml.safe_load(config.read_text())
+    if not isinstance(raw, dict) or "train" not in raw or "val" not in raw:
+        raise ValueError(f"{config}: a dataset config needs 'train' and 'val' (a folder or a list of folders)")
+    resolved: dict[str, Any] = {}
+    for split in ("train", "val", "test"):
+        if split not in raw:
+            continue
+        entries = raw[split] if isinstance(raw[split], list) else [raw[split]]
+        resolved[split] = [_expand(str(e), config.parent) for e in entries]
+    resolved["names"] = dict(enumerate(CLASS_NAMES))
+    out_dir = out_dir or WORK_DIR / "data"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    out = out_dir / f"{config.stem}.resolved.yaml"
+    out.write_text(yaml.safe_dump(resolved, sort_keys=False))
+    return out
+
+
+@dataclass
+class TrainSettings:
+    """One training run. Augmentation defaults: no flips (mirrored glyphs are not tiles), rotation/perspective/HSV/scale on."""
+
+    data: Path
+    epochs: int
+    imgsz: int = 480
+    batch: int = 16
+    model: str = MODEL_YAML
+    pretrained: Path | None = None
+    name: str = "run"
+    project: Path = WORK_DIR / "runs"
+    optimizer: str = "AdamW"  # explicit: "auto" would ignore lr0 and pick a tiny rate for short runs
+    lr0: float = 0.001
+    warmup_epochs: float = 1.0
+    close_mosaic: int = 2
+    degrees: float = 10.0
+    perspective: float = 0.0005
+    shear: float = 2.0
+    scale: float = 0.5
+    translate: float = 0.1
+    hsv_h: float = 0.015
+    hsv_s: float = 0.6
+    hsv_v: float = 0.4
+    mosaic: float = 1.0
+    fraction: float = 1.0
+    plots: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def ultralytics_args(self, data_yaml: Path) -> dict[str, Any]:
+        args = {
+            "data": str(data_yaml),
+            "epochs": self.epochs,
+            "imgsz": self.imgsz,
+            "batch": self.batch,
+            "project": str(Path(self.project).resolve()),
+            "name": self.name,
+            "exist_ok": True,
+            "device": "cpu",
+            "workers": 0,
+            "amp": False,
+            "patience": 0,  # 0 disables early stopping: the epoch budget is fixed
+            "fliplr": 0.0,
+            "flipud": 0.0,
+            "degrees": self.degrees,
+            "perspective": self.perspective,
+            "shear": self.shear,
+            "scale": self.scale,
+            "translate": self.translate,
+            "hsv_h": self.hsv_h,
+            "hsv_s": self.hsv_s,
+            "hsv_v": self.hsv_v,
+            "mosaic": self.mosaic,
+            "close_mosaic": self.close_mosaic,
+            "optimizer": self.optimizer,
+            "lr0": self.lr0,
+            "warmup_epochs": self.warmup_epochs,
+            "fraction": self.fraction,
+            "plots": self.plots,
+            "save_period": -1,  # last.pt is rewritten every epoch anyway: that is what resume uses
+            "verbose": False,
+        }
+        if self.pretrained is not None:
+            args["pretrained"] = str(Path(self.pretrained).resolve())
+        args.update(self.extra)
+        return args
+
+
+def _progress_callback(progress_file: Path | None):
+    started = time.time()
+
+    def on_fit_epoch_end(trainer) -> None:
+        epoch = trainer.epoch + 1
+        elapsed = time.time() - started
+        eta = elapsed / max(epoch - trainer.start_epoch, 1) * (trainer.epochs - epoch)
+        metrics = {k: round(float(v), 4) for k, v in (trainer.metrics or {}).items()}
+        record = {
+            "epoch": epoch,
+            "epochs": trainer.epochs,
+            "elapsed_s": round(elapsed),
+            "eta_s": round(eta),
+            "mAP50": metrics.get("metrics/mAP50(B)"),
+            "mAP50-95": metrics.get("metrics/mAP50-95(B)"),
+            "time": time.strftime("%H:%M:%S", time.gmtime()),
+        }
+        line = (
+            f"[mjsnap train] epoch {epoch}/{trainer.epochs} done at {record['time']} UTC, "
+            f"elapsed {elapsed / 60:.1f} min, ETA {eta / 60:.1f} min, "
+            f"val mAP50 {record['mAP50']} mAP50-95 {record['mAP50-95']}"
+        )
+        print(line, flush=True)
+        if progress_file is not None:
+            with progress_file.open("a") as fh:
+                fh.write(json.dumps(record) + "\n")
+
+    return on_fit_epoch_end
+
+
+def run_dir(settings: TrainSettings) -> Path:
+    return Path(settings.project).resolve() / settings.name
+
+
+def train(settings: TrainSettings) -> Path:
+    """Run training; returns the run folder (weights/best.pt, weights/last.pt, results.csv, progress.jsonl)."""
+    configure_offline()
+    data_yaml = resolve_data_config(settings.data)
+    use_all_cores()
+    from ultralytics import YOLO
+
+    folder = run_dir(settings)
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mjsnap_settings.json").write_text(json.dumps(asdict(settings), default=str, indent=1))
+    model = YOLO(settings.model)
+    model.add_callback("on_fit_epoch_end", _progress_callback(folder / "progress.jsonl"))
+    model.train(**settings.ultralytics_args(data_yaml))
+    return folder
+
+
+def resume(last_checkpoint: Path) -> Path:
+    """Continue an interrupted run from its weights/last.pt (same arguments, same folder)."""
+    configure_offline()
+    last_checkpoint = Path(last_checkpoint)
+    if not last_checkpoint.is_file():
+        raise FileNotFoundError(f"{last_checkpoint} does not exist (expected RUN/weights/last.pt)")
+    use_all_cores()
+    from ultralytics import YOLO
+
+    folder = last_checkpoint.parent.parent
+    model = YOLO(str(last_checkpoint))
+    model.add_callback("on_fit_epoch_end", _progress_callback(folder / "progress.jsonl"))
+    model.train(resume=True)
+    return folder
