@@ -1,0 +1,128 @@
+"""渭南麻将 (seed 004, SPEC §4): 108 tiles, 缺一门, additive 番, 1番不能接炮, kong points.
+
+Total 番 = best shape reading (七小对 / 豪华七小对 + extra 根, or 金钩钓 / 大对子 / nothing + 根 + extra 根)
++ 清一 + situational items (杠上花, 天胡, 地胡, 海底捞, 杠后点胡); a total of 0 is 1 (自摸, or 平胡 which may
+not win on a discard). This additive rule reproduces 52 of the 54 组合牌型 table rows; row 4 is a configured
+override (``weinan.table_overrides``) and row 52 a typo (see items/weinan/table_override.py).
+Payers: self-draw -> the other three pay the full 番 each; discard, 地胡, 杠后点胡 -> the discarder; 抢杠 -> the
+player whose kong was robbed (the robbed kong scores nothing). The winner's own kongs are paid beside the 番.
+"""
+
+from __future__ import annotations
+
+from scoring.options import RuleOptions
+from scoring.result import ScoreItem, ScoreResult
+from scoring.rules.base import NotAllowed, RuleSet, Situation, has_chow_meld, reject_honors, suits_in
+from scoring.rules.items.weinan.dadui import DaDuiZi
+from scoring.rules.items.weinan.dihu import DiHu
+from scoring.rules.items.weinan.ganghoudianhu import GangHouDianHu
+from scoring.rules.items.weinan.gangshanghua import GangShangHua
+from scoring.rules.items.weinan.haidilao import HaiDiLao
+from scoring.rules.items.weinan.haohua import HaoHuaQiXiaoDui
+from scoring.rules.items.weinan.jingoudiao import JinGouDiao
+from scoring.rules.items.weinan.kongs import WeinanKongs
+from scoring.rules.items.weinan.pinghu import PingHu
+from scoring.rules.items.weinan.qingyi import QingYi
+from scoring.rules.items.weinan.qixiaodui import QiXiaoDui
+from scoring.rules.items.weinan.root import ExtraGen, root_items, roots
+from scoring.rules.items.weinan.table_override import TableOverride
+from scoring.rules.items.weinan.tianhu import TianHu
+from scoring.rules.items.weinan.zimo import ZiMo
+from scoring.settlement import Ledger, others
+from scoring.shapes import PLAIN, SEVEN_PAIRS
+
+WINNING_SHAPES = frozenset({PLAIN, SEVEN_PAIRS})
+SITUATIONAL = (GangShangHua(), TianHu(), DiHu(), HaiDiLao(), GangHouDianHu())
+SUIT_NAMES = {"m": "万 m", "p": "筒 p", "s": "条 s"}
+
+
+class Weinan(RuleSet):
+    name = "weinan"
+    zh = "渭南麻将"
+
+    def allowed_shapes(self, options: RuleOptions) -> frozenset[str]:
+        return WINNING_SHAPES
+
+    def check_tiles(self, sit: Situation) -> None:
+        reject_honors(sit.hand, "Weinan")
+        if has_chow_meld(sit.hand):
+            sit.warn("exposed chow in Weinan, where 吃 is not allowed (accepted as given)")
+
+    def settle(self, sit: Situation, ledger: Ledger) -> ScoreResult:
+        check_missing_suit(sit)
+        shape, pattern = best_reading(sit)
+        items = pattern + [i for i in [QingYi().evaluate(sit)] if i] + situational_items(sit)
+        override = TableOverride().evaluate(sit, items)
+        if override is not None:
+            items.append(override)
+        if not items:
+            items = [lone_item(sit)]
+        fan = sum(item.value for item in items)
+        point = sit.options.weinan.point_value
+        for payer in fan_payers(sit):
+            ledger.pay("fan", payer, sit.winner, fan * point)
+        kongs = [m for m in sit.hand.melds if m.is_kong]
+        for meld in kongs:
+            WeinanKongs().settle(ledger, meld, sit.winner, sit.options)
+        return ScoreResult(
+            ruleset=self.name,
+            valid=True,
+            scored_shape=shape,
+            items=items,
+            fan=fan,
+            kong_points_to_winner=ledger.total_to(sit.winner, "kong") if kongs else None,
+        )
+
+
+def check_missing_suit(sit: Situation) -> None:
+    """缺一门: at most two suits, none of them the declared missing suit (清一 satisfies it by itself)."""
+    suits = suits_in(sit.hand)
+    declared = sit.ctx.missing_suit
+    if declared is not None and declared in suits:
+        raise NotAllowed(
+            "holds_declared_missing_suit",
+            f"declared missing suit {SUIT_NAMES[declared]} but the hand holds it (选择缺一门后，必出缺一门牌型)",
+        )
+    if len(suits) > 2:
+        raise NotAllowed("not_missing_a_suit", "the hand holds all three suits: Weinan wins need 缺一门")
+
+
+def best_reading(sit: Situation) -> tuple[str, list[ScoreItem]]:
+    """The shape reading with the most 番: seven pairs (七小对/豪华) or a plain decomposition (金钩钓/大对子 + 根)."""
+    readings: list[tuple[str, list[ScoreItem]]] = []
+    if sit.report.holds(SEVEN_PAIRS):
+        quads = sit.report.seven_pairs_quads
+        items = [i for i in (QiXiaoDui().evaluate(quads), HaoHuaQiXiaoDui().evaluate(quads)) if i]
+        extra = ExtraGen().evaluate(sit, quads - 1) if quads > 1 else None
+        readings.append((SEVEN_PAIRS, items + ([extra] if extra else [])))
+    root_part = root_items(sit, roots(sit.hand)) if sit.report.plain else []
+    for reading in sit.report.plain:
+        pattern = JinGouDiao().evaluate(sit, reading) or DaDuiZi().evaluate(sit, reading)
+        readings.append((PLAIN, ([pattern] if pattern else []) + root_part))
+    return max(readings, key=lambda r: sum(i.value for i in r[1]))
+
+
+def situational_items(sit: Situation) -> list[ScoreItem]:
+    return [item for item in (i.evaluate(sit) for i in SITUATIONAL) if item is not None]
+
+
+def lone_item(sit: Situation) -> ScoreItem:
+    """No item at all: 自摸 1番 on a self-draw; 平胡 1番 otherwise, which may not take a discard (1番不能接炮)."""
+    ctx = sit.ctx
+    if ctx.is_self_draw:
+        return ZiMo.make(ZiMo.fan, "self-draw with no other item (没有特殊牌型算1番)")
+    item = PingHu.make(PingHu.fan, "no item: a 1番 hand")
+    if ctx.robbing_kong:
+        allowed = sit.options.weinan.plain_robbing_kong
+        sit.decide(f"A12 weinan.plain_robbing_kong={str(allowed).lower()}")
+        if allowed:
+            return item
+    how = "rob a kong (抢杠 counts as a discard)" if ctx.robbing_kong else "win on a discard"
+    raise NotAllowed("one_fan_cannot_win_on_discard", f"a 1番 hand may not {how}: 1番不能接炮", [item], fan=1)
+
+
+def fan_payers(sit: Situation) -> tuple[int, ...]:
+    ctx = sit.ctx
+    if ctx.is_self_draw:
+        return others(ctx.winner)
+    return (ctx.discarder,)
