@@ -1,0 +1,247 @@
+"""The game ledger: hands played in one sitting, running totals, who deals next, CSV export and import.
+
+Dealer rotation follows seeds 000 and 001 (庄家轮换): the dealer stays after a dealer win (庄家胡) or a drawn hand
+(荒庄/黄庄); otherwise the next seat in play order (the dealer's 下家) deals. Bets (炮子 / 注) default to the last
+hand's (``默认上回的下炮子的值``). Seats are 0..3 in play order, as everywhere in mjsnap.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+N_SEATS = 4
+DEFAULT_PLAYERS = ("东", "南", "西", "北")
+CSV_COLUMNS = (
+    ["hand", "ruleset", "dealer", "winner", "self_draw", "discarder"]
+    + [f"bet_{s}" for s in range(N_SEATS)]
+    + [f"delta_{s}" for s in range(N_SEATS)]
+    + [f"player_{s}" for s in range(N_SEATS)]
+    + ["tiles", "note"]
+)
+
+
+class LedgerError(ValueError):
+    """A hand that cannot go into the ledger, or a CSV that is not a ledger (the message names the line)."""
+
+
+def next_dealer(dealer: int, winner: int | None) -> int:
+    """Who deals the next hand: the same dealer after a dealer win or a draw (winner None), else the next seat."""
+    if winner is None or winner == dealer:
+        return dealer
+    return (dealer + 1) % N_SEATS
+
+
+class LedgerHand(BaseModel):
+    """One finished hand. ``winner`` None is a drawn hand (荒庄); its deltas can still hold kong payments."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    number: int = Field(ge=1)
+    ruleset: str
+    dealer: int = Field(ge=0, le=3)
+    winner: int | None = Field(None, ge=0, le=3)
+    self_draw: bool = False
+    discarder: int | None = Field(None, ge=0, le=3)
+    bets: tuple[int, int, int, int] = (0, 0, 0, 0)
+    deltas: tuple[int, int, int, int] = (0, 0, 0, 0)
+    tiles: str = ""
+    note: str = ""
+
+    @field_validator("bets")
+    @classmethod
+    def _bets_not_negative(cls, bets: tuple[int, ...]) -> tuple[int, ...]:
+        if any(b < 0 for b in bets):
+            raise ValueError(f"bets are whole numbers from 0, got {list(bets)}")
+        return bets
+
+    @model_validator(mode="after")
+    def _consistent(self) -> LedgerHand:
+        if sum(self.deltas) != 0:
+            raise ValueError(f"the points of a hand must sum to 0, got {list(self.deltas)} (sum {sum(self.deltas)})")
+        if self.winner is None and (self.self_draw or self.discarder is not None):
+            raise ValueError("a drawn hand (no winner) has no self-draw and no discarder")
+        if self.discarder is not None and self.discarder == self.winner:
+            raise ValueError("the discarder cannot be the winner")
+        return self
+
+    @property
+    def drawn(self) -> bool:
+        return self.winner is None
+
+
+class Ledger(BaseModel):
+    """Players, the first dealer, and the hands in order. Methods return a new ledger."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    players: tuple[str, str, str, str] = DEFAULT_PLAYERS
+    first_dealer: int = Field(0, ge=0, le=3)
+    hands: tuple[LedgerHand, ...] = ()
+
+    @field_validator("players")
+    @classmethod
+    def _names(cls, players: tuple[str, ...]) -> tuple[str, ...]:
+        cleaned = tuple(p.strip() for p in players)
+        if any(not p for p in cleaned):
+            raise ValueError("every seat needs a player name")
+        if len(set(cleaned)) != len(cleaned):
+            raise ValueError(f"player names must differ, got {list(cleaned)}")
+        return cleaned
+
+    def totals(self) -> list[int]:
+        """Running total per seat over all hands."""
+        return [sum(h.deltas[s] for h in self.hands) for s in range(N_SEATS)]
+
+    def running(self) -> list[list[int]]:
+        """Totals after each hand (one row per hand)."""
+        rows, acc = [], [0] * N_SEATS
+        for hand in self.hands:
+            acc = [a + d for a, d in zip(acc, hand.deltas)]
+            rows.append(list(acc))
+        return rows
+
+    def dealer(self) -> int:
+        """The dealer of the next hand."""
+        if not self.hands:
+            return self.first_dealer
+        last = self.hands[-1]
+        return next_dealer(last.dealer, last.winner)
+
+    def next_bets(self) -> tuple[int, int, int, int]:
+        """Bets for the next hand: the last hand's, or none."""
+        return self.hands[-1].bets if self.hands else (0, 0, 0, 0)
+
+    def record(
+        self,
+        *,
+        ruleset: str,
+        winner: int | None,
+        deltas: Sequence[int],
+        bets: Sequence[int] | None = None,
+        self_draw: bool = False,
+        discarder: int | None = None,
+        dealer: int | None = None,
+        tiles: str = "",
+        note: str = "",
+    ) -> Ledger:
+        """A ledger with one more hand; dealer and bets default to the rotation and the last hand's bets."""
+        try:
+            hand = LedgerHand(
+                number=len(self.hands) + 1,
+                ruleset=ruleset,
+                dealer=self.dealer() if dealer is None else dealer,
+                winner=winner,
+                self_draw=self_draw,
+                discarder=discarder,
+                bets=tuple(self.next_bets() if bets is None else bets),
+                deltas=tuple(deltas),
+                tiles=tiles,
+                note=note,
+            )
+        except ValidationError as exc:
+            raise LedgerError(_problems(exc)) from None
+        return self.model_copy(update={"hands": self.hands + (hand,)})
+
+    def record_draw(self, *, ruleset: str, deltas: Sequence[int] = (0, 0, 0, 0), note: str = "") -> Ledger:
+        """A drawn hand (荒庄): the dealer stays; ``deltas`` carry kong payments where the rules keep them."""
+        return self.record(ruleset=ruleset, winner=None, deltas=deltas, note=note)
+
+    def undo(self) -> Ledger:
+        """The ledger without its last hand."""
+        return self.model_copy(update={"hands": self.hands[:-1]})
+
+    def rename(self, players: Sequence[str]) -> Ledger:
+        try:
+            return Ledger(players=tuple(players), first_dealer=self.first_dealer, hands=self.hands)
+        except ValidationError as exc:
+            raise LedgerError(_problems(exc)) from None
+
+    def to_csv(self) -> str:
+        """One row per hand (seats 0..3, player names repeated on every row so each row stands alone)."""
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(CSV_COLUMNS)
+        for h in self.hands:
+            writer.writerow(
+                [h.number, h.ruleset, h.dealer, _blank(h.winner), int(h.self_draw), _blank(h.discarder)]
+                + list(h.bets)
+                + list(h.deltas)
+                + list(self.players)
+                + [h.tiles, h.note]
+            )
+        return out.getvalue()
+
+    @classmethod
+    def from_csv(cls, text: str) -> Ledger:
+        """Read ``to_csv`` output back; LedgerError names the line and the problem."""
+        reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
+        missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
+        if missing:
+            raise LedgerError(f"not a ledger CSV: missing column(s) {', '.join(missing)}")
+        hands: list[LedgerHand] = []
+        players: tuple[str, ...] | None = None
+        for line, row in enumerate(reader, start=2):
+            try:
+                row_players = tuple(row[f"player_{s}"] for s in range(N_SEATS))
+                if players is not None and row_players != players:
+                    raise ValueError(f"player names {list(row_players)} differ from line 2's {list(players)}")
+                players = row_players
+                hand = LedgerHand(
+                    number=_int(row["hand"], "hand"),
+                    ruleset=row["ruleset"],
+                    dealer=_int(row["dealer"], "dealer"),
+                    winner=_optional_int(row["winner"], "winner"),
+                    self_draw=_flag(row["self_draw"]),
+                    discarder=_optional_int(row["discarder"], "discarder"),
+                    bets=tuple(_int(row[f"bet_{s}"], f"bet_{s}") for s in range(N_SEATS)),
+                    deltas=tuple(_int(row[f"delta_{s}"], f"delta_{s}") for s in range(N_SEATS)),
+                    tiles=row["tiles"] or "",
+                    note=row["note"] or "",
+                )
+            except ValidationError as exc:
+                raise LedgerError(f"line {line}: {_problems(exc)}") from None
+            except (ValueError, TypeError) as exc:
+                raise LedgerError(f"line {line}: {exc}") from None
+            if hand.number != len(hands) + 1:
+                raise LedgerError(f"line {line}: hand number {hand.number}, expected {len(hands) + 1}")
+            hands.append(hand)
+        try:
+            first = hands[0].dealer if hands else 0
+            return cls(players=players or DEFAULT_PLAYERS, first_dealer=first, hands=tuple(hands))
+        except ValidationError as exc:
+            raise LedgerError(_problems(exc)) from None
+
+
+def _blank(value: int | None) -> str | int:
+    return "" if value is None else value
+
+
+def _int(text: str | None, column: str) -> int:
+    try:
+        return int((text or "").strip())
+    except ValueError:
+        raise ValueError(f"{column} {text!r} is not a whole number") from None
+
+
+def _optional_int(text: str | None, column: str) -> int | None:
+    return None if not (text or "").strip() else _int(text, column)
+
+
+def _flag(text: str | None) -> bool:
+    value = (text or "").strip().lower()
+    if value in ("1", "true", "yes"):
+        return True
+    if value in ("0", "false", "no", ""):
+        return False
+    raise ValueError(f"self_draw {text!r} is not 0/1")
+
+
+def _problems(exc: ValidationError) -> str:
+    return "; ".join(
+        (f"{'.'.join(str(p) for p in e['loc'])}: " if e["loc"] else "") + e["msg"].removeprefix("Value error, ")
+        for e in exc.errors(include_url=False)
+    )
