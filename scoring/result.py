@@ -51,8 +51,14 @@ class ScoreResult(BaseModel):
     payments: list[Payment] = Field(default_factory=list, description="the ledger behind deltas")
 
     def to_json(self) -> dict[str, Any]:
-        """The public JSON object (docs/score-json.md): items as objects, unset optional numbers left out."""
+        """The public JSON object (docs/score-json.md).
+
+        ``items`` are written as golden.json writes them, ``[[name, value], ...]``, so results compare directly
+        with its cases; ``item_details`` carries the same items with zh, en and reason. Unset numbers are left out.
+        """
         data = self.model_dump()
+        data["item_details"] = data["items"]
+        data["items"] = self.item_pairs()
         for key in ("fan", "fan_if_scored", "per_payer_win_base", "kong_points_to_winner", "scored_shape"):
             if data[key] is None:
                 del data[key]

@@ -1,0 +1,218 @@
+"""`mjsnap score`: score one hand typed in notation, a photo, or golden.json-schema cases from a file or stdin.
+
+    mjsnap score "123m456m789m234s5s" --rules weinan --win 5s --self-draw --winner 1 --missing-suit p
+    mjsnap score "5m" --rules weinan --win 5m --meld pung:111m@2 --meld kong_concealed:2222s ... --json
+    mjsnap score --json-in ../shared/rules/golden.json        # one JSON object per line (docs/score-json.md)
+    mjsnap score photo.jpg --rules xian --winner 0            # photo -> hand -> score (mjsnap.pipeline)
+
+Bad notation or options exit with code 2 and a message; a hand that does not win prints why and exits 1.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+RULES_HELP = "shaanxi | shaanxi108 | xian | weinan"
+
+
+def score(
+    hand: str = typer.Argument(None, help="concealed tiles before the winning tile (123m456p..), or a photo path"),
+    rules: str = typer.Option("shaanxi", "--rules", "-r", help=RULES_HELP),
+    win: str = typer.Option(None, "--win", "-w", help="the winning tile, e.g. 5p"),
+    meld: list[str] = typer.Option(
+        None, "--meld", "-m", help="TYPE:TILES[@FROM], e.g. pung:555p@2, kong_concealed:2222s (repeat)"
+    ),
+    self_draw: bool = typer.Option(False, "--self-draw", help="won on an own draw (default when no discarder)"),
+    winner: int = typer.Option(0, "--winner", help="winner's seat 0-3"),
+    dealer: int = typer.Option(0, "--dealer", help="dealer's seat 0-3"),
+    discarder: int = typer.Option(None, "--discarder", help="seat that discarded the winning tile (or was robbed)"),
+    bets: str = typer.Option(None, "--bets", help="bets per seat, e.g. 1,0,2,0 (Shaanxi 炮子 / Xi'an 注)"),
+    kong_replacement: bool = typer.Option(False, "--kong-replacement", help="won on a kong replacement draw"),
+    last_tile: bool = typer.Option(False, "--last-tile", help="won on the last tile (海底)"),
+    heavenly: bool = typer.Option(False, "--heavenly", help="天胡"),
+    earthly: bool = typer.Option(False, "--earthly", help="地胡"),
+    robbing_kong: bool = typer.Option(False, "--robbing-kong", help="抢杠 (--discarder = the player robbed)"),
+    after_kong_discard: bool = typer.Option(False, "--after-kong-discard", help="Weinan 杠后点胡"),
+    missing_suit: str = typer.Option(None, "--missing-suit", help="Weinan 定缺 suit: m, p or s"),
+    option: list[str] = typer.Option(None, "--option", "-o", help="rule switch KEY=VALUE (repeat); see docs"),
+    lang: str = typer.Option("zh", "--lang", help="zh | en names in the breakdown"),
+    as_json: bool = typer.Option(False, "--json", help="print the result as one JSON object"),
+    json_in: str = typer.Option(None, "--json-in", help="score golden.json-schema cases from FILE or - (stdin)"),
+) -> None:
+    """Score a hand: shapes, items, and the points each seat wins or pays."""
+    from scoring.options import OptionError, RuleOptions
+
+    try:
+        options = RuleOptions.from_pairs(option or [])
+    except OptionError as exc:
+        _fail(str(exc))
+    if lang not in ("zh", "en"):
+        _fail(f"--lang {lang!r}: use zh or en")
+    if json_in is not None:
+        if hand is not None:
+            _fail("give either a hand or --json-in, not both")
+        _score_json_in(json_in, options)
+        return
+    if hand is None:
+        _fail('give a hand ("123m456p...") with --win, a photo path, or --json-in FILE')
+    from scoring.scorer import RULESETS
+
+    if rules not in RULESETS:
+        _fail(f"--rules {rules!r}: use one of {', '.join(RULESETS)}")
+    context: dict[str, Any] = {
+        "winner": winner,
+        "dealer": dealer,
+        "discarder": discarder,
+        "bets": _parse_bets(bets),
+        "kong_replacement": kong_replacement,
+        "last_tile": last_tile,
+        "heavenly": heavenly,
+        "earthly": earthly,
+        "robbing_kong": robbing_kong,
+        "after_kong_discard": after_kong_discard,
+        "missing_suit": missing_suit,
+    }
+    if self_draw:
+        context["self_draw"] = True
+    if Path(hand).is_file():
+        _score_photo(Path(hand), rules, options, context)
+        return
+    from scoring.hand import HandError
+    from scoring.scorer import parse_hand
+    from scoring.scorer import score as score_hand
+
+    if win is None:
+        _fail("--win is required: the tile that completes the hand (e.g. --win 5p)")
+    try:
+        parsed = parse_hand(hand, win, [_parse_meld(text) for text in meld or []], context)
+    except HandError as exc:
+        _fail(f"bad hand: {exc}")
+    result = score_hand(parsed, rules, options)
+    if as_json:
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+    else:
+        _print_breakdown(result, parsed, lang)
+    if not result.valid:
+        raise typer.Exit(1)
+
+
+COMPONENT_NAMES = {
+    "zh": {"hu": "胡牌分数", "paozi": "下炮子", "kong": "杠", "win": "胡牌", "bets": "下注", "fan": "番"},
+    "en": {"hu": "win", "paozi": "bets (paozi)", "kong": "kongs", "win": "win", "bets": "bets", "fan": "fan"},
+}
+LABELS = {
+    "zh": {"hand": "手牌", "shapes": "牌型", "scored": "计分牌型", "item": "项目", "value": "分值", "why": "说明",
+           "seat": "座位", "total": "合计", "winner": "胡", "dealer": "庄", "not_win": "不能胡",
+           "decisions": "规则选择", "warnings": "注意"},
+    "en": {"hand": "hand", "shapes": "shapes", "scored": "scored as", "item": "item", "value": "value",
+           "why": "reason", "seat": "seat", "total": "total", "winner": "winner", "dealer": "dealer",
+           "not_win": "no win", "decisions": "rule switches", "warnings": "warnings"},
+}
+
+
+def _print_breakdown(result, hand, lang: str) -> None:
+    """A readable breakdown: hand, shapes, items, then who pays whom per component and the net deltas."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from scoring.tiles import format_compact
+
+    words = LABELS[lang]
+    console = Console()
+    melds = "".join(f" \\[{m.type.value} {format_compact(m.tiles)}]" for m in hand.melds)
+    console.print(f"[bold]{result.ruleset}[/bold]  {words['hand']}: {format_compact(hand.concealed)}{melds} "
+                  f"+ {format_compact([hand.win_tile])}")
+    scored = f"  ({words['scored']}: {result.scored_shape})" if result.scored_shape else ""
+    console.print(f"{words['shapes']}: {', '.join(result.shapes) or '-'}{scored}")
+    if result.items:
+        items = Table(show_header=True)
+        for column in ("item", "value", "why"):
+            items.add_column(words[column], justify="right" if column == "value" else "left")
+        for item in result.items:
+            items.add_row(item.zh if lang == "zh" else item.en, str(item.value), item.reason)
+        if result.fan is not None:
+            items.add_row(words["total"], str(result.fan), "")
+        console.print(items)
+    if not result.valid:
+        console.print(f"[red]{words['not_win']}[/red]: {result.error} ({result.reason})")
+    else:
+        ctx = hand.context
+        seats = Table(show_header=True)
+        seats.add_column("")
+        for seat in range(4):
+            marks = [words["winner"]] * (seat == ctx.winner) + [words["dealer"]] * (seat == ctx.dealer)
+            seats.add_column(f"{words['seat']} {seat}" + (f" ({'/'.join(marks)})" if marks else ""), justify="right")
+        for component in dict.fromkeys(p.component for p in result.payments):
+            row = [0, 0, 0, 0]
+            for p in (p for p in result.payments if p.component == component):
+                row[p.payer] -= p.amount
+                row[p.payee] += p.amount
+            seats.add_row(COMPONENT_NAMES[lang].get(component, component), *(f"{v:+d}" for v in row))
+        seats.add_row(f"[bold]{words['total']}[/bold]", *(f"[bold]{v:+d}[/bold]" for v in result.deltas))
+        console.print(seats)
+    for key in ("decisions", "warnings"):
+        if getattr(result, key):
+            console.print(f"{words[key]}: {'; '.join(getattr(result, key))}")
+
+
+def _score_json_in(source: str, options) -> None:
+    from scoring.scorer import score_case
+
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        _fail(f"cannot read {source}: {exc.strerror or exc}")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        _fail(f"{source} is not JSON: {exc}")
+    if isinstance(data, dict) and "cases" in data:
+        data = data["cases"]
+    cases = data if isinstance(data, list) else [data]
+    for case in cases:
+        typer.echo(json.dumps(score_case(case, options).to_json(), ensure_ascii=False))
+
+
+def _score_photo(path: Path, rules: str, options, context: dict[str, Any]) -> None:
+    try:
+        from mjsnap.pipeline import score_photo
+    except ImportError:
+        _fail("photo scoring is not available yet (mjsnap.pipeline.score_photo is missing)")
+    typer.echo(json.dumps(score_photo(path, rules, options, context), ensure_ascii=False))
+
+
+def _parse_meld(text: str) -> dict[str, Any]:
+    """``TYPE:TILES[@FROM]`` -> golden.json's meld object."""
+    kind, sep, rest = text.partition(":")
+    if not sep or not rest:
+        _fail(f"--meld {text!r}: write TYPE:TILES[@FROM], e.g. pung:555p@2 or kong_concealed:2222s")
+    tiles, at, seat = rest.partition("@")
+    meld: dict[str, Any] = {"type": kind.strip(), "tiles": tiles.strip()}
+    if at:
+        if not seat.strip().isdigit():
+            _fail(f"--meld {text!r}: the seat after @ must be 0-3")
+        meld["from"] = int(seat)
+    return meld
+
+
+def _parse_bets(text: str | None) -> list[int]:
+    if text is None:
+        return [0, 0, 0, 0]
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 4 or not all(p.isdigit() for p in parts):
+        _fail(f"--bets {text!r}: give four whole numbers, one per seat, e.g. 1,0,2,0")
+    return [int(p) for p in parts]
+
+
+def _fail(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("score")(score)
