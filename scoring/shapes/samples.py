@@ -27,14 +27,16 @@ class SampleHand:
     built_as: str = ""  # the shape it was built from, before any spoiling
 
 
-def _random_set(rng: random.Random, used: Counter) -> tuple[int, ...] | None:
-    """A random chow or pung that still fits the 4-copy limit, or None after a few failed tries."""
+def _random_set(rng: random.Random, used: Counter, suit: int | None = None) -> tuple[int, ...] | None:
+    """A random chow or pung (of ``suit`` when given) that still fits the 4-copy limit, or None after a few
+    failed tries."""
     for _ in range(20):
         if rng.random() < 0.5:
-            suit, rank = rng.randrange(3), rng.randrange(7)
-            tiles = (suit * 9 + rank, suit * 9 + rank + 1, suit * 9 + rank + 2)
+            rank = rng.randrange(7)
+            base = (rng.randrange(3) if suit is None else suit) * 9
+            tiles = (base + rank, base + rank + 1, base + rank + 2)
         else:
-            kind = rng.randrange(N_KINDS)
+            kind = rng.randrange(N_KINDS) if suit is None else suit * 9 + rng.randrange(9)
             tiles = (kind, kind, kind)
         if all(used[k] + tiles.count(k) <= COPIES_PER_KIND for k in set(tiles)):
             used.update(tiles)
@@ -42,8 +44,9 @@ def _random_set(rng: random.Random, used: Counter) -> tuple[int, ...] | None:
     return None
 
 
-def _random_pair(rng: random.Random, used: Counter) -> int:
-    kind = rng.choice([k for k in range(N_KINDS) if used[k] <= 2])
+def _random_pair(rng: random.Random, used: Counter, suit: int | None = None) -> int:
+    kinds = range(N_KINDS) if suit is None else range(suit * 9, suit * 9 + 9)
+    kind = rng.choice([k for k in kinds if used[k] <= 2])
     used.update((kind, kind))
     return kind
 
@@ -60,13 +63,15 @@ def _as_meld(rng: random.Random, tiles: tuple[int, ...], used: Counter) -> Meld:
     return Meld(MeldType.PUNG, tiles, 0)
 
 
-def random_plain(rng: random.Random, n_melds: int = 0) -> SampleHand:
+def random_plain(rng: random.Random, n_melds: int = 0, suit: int | None = None) -> SampleHand:
+    """4 random sets + a pair, the first ``n_melds`` sets declared; all in one suit when ``suit`` is given (many
+    readings and long waits: where shape bugs hide)."""
     while True:
         used: Counter = Counter()
-        sets = [_random_set(rng, used) for _ in range(4)]
+        sets = [_random_set(rng, used, suit) for _ in range(4)]
         if any(s is None for s in sets):
             continue
-        pair = _random_pair(rng, used)
+        pair = _random_pair(rng, used, suit)
         melds = tuple(_as_meld(rng, s, used) for s in sets[:n_melds])  # type: ignore[arg-type]
         closed = [k for s in sets[n_melds:] for k in s] + [pair, pair]  # type: ignore[union-attr]
         return SampleHand(tuple(closed), melds, "plain")
@@ -112,7 +117,8 @@ def random_complete(rng: random.Random, kind: str | None = None, n_melds: int | 
     """A complete hand built as ``kind`` (random when None); melds only where the shape allows them."""
     kind = kind or rng.choice(SAMPLE_KINDS)
     if kind == "plain":
-        return random_plain(rng, rng.choice((0, 0, 1, 2, 3, 4)) if n_melds is None else n_melds)
+        suit = rng.randrange(3) if rng.random() < 0.3 else None
+        return random_plain(rng, rng.choice((0, 0, 1, 2, 3, 4)) if n_melds is None else n_melds, suit)
     if kind == "knitted_straight":
         return random_knitted_straight(rng, rng.choice((0, 1)) if n_melds is None else n_melds)
     builder = {
