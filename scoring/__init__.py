@@ -32,6 +32,8 @@ _EXPORTS = {
     "score_case": "scoring.scorer",
     "score_waits": "scoring.scorer",
     "parse_hand": "scoring.scorer",
+    "kong_deltas": "scoring.scorer",
+    "merge_same_discard_wins": "scoring.settlement",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from scoring.hand import Context, Hand, HandError
+from collections.abc import Sequence
+
+from scoring.hand import Context, Hand, HandError, Meld
 from scoring.options import RuleOptions
 from scoring.result import ScoreResult
+from scoring.settlement import Ledger
 from scoring.rules.base import RuleSet
+from scoring.rules.items.shaanxi.kong import KongScore
+from scoring.rules.items.weinan.kongs import WeinanKongs
+from scoring.rules.items.xian.kongs import XianKongs
 from scoring.rules.shaanxi import Shaanxi
 from scoring.rules.weinan import Weinan
 from scoring.rules.xian import Xian
@@ -103,3 +109,46 @@ def parse_hand(
 ) -> Hand:
     """A Hand from notation (``"123m456p..."``, melds as ``{"type", "tiles", "from"}``); raises HandError."""
     return Hand.parse(concealed, melds or [], win, context)
+
+
+_KONG_PAYMENTS = {
+    "shaanxi": KongScore.payments,
+    "shaanxi108": KongScore.payments,
+    "xian": XianKongs.payments,
+    "weinan": WeinanKongs.payments,
+}
+
+
+def kong_deltas(
+    ruleset: str,
+    declarer: int,
+    kongs: Sequence[Meld],
+    options: RuleOptions | None = None,
+    *,
+    drawn: bool = False,
+    after_kong_discard_winner: int | None = None,
+) -> list[int]:
+    """Per-seat points for kongs of any player, settled on their own (a winning hand's kongs are in its result).
+
+    ``drawn``: the hand ended without a winner (荒庄). Shaanxi keeps them by default and voids them with
+    ``shaanxi.kong_on_draw=void`` ([A4]); Xi'an keeps them; Weinan keeps them (荒牌不荒杠).
+    ``after_kong_discard_winner``: Weinan 杠后点胡, ``kongs`` are the discarder's; by default ([A15]) the winner
+    does not pay for them (对胡牌的玩家来说杠不算), ``weinan.after_kong_discard_kong=all_pay`` makes them pay.
+    Raises HandError for an unknown rule set or a meld that is not a kong.
+    """
+    rules = rule_set(ruleset)
+    opts = effective_options(ruleset, options)
+    for meld in kongs:
+        if not meld.is_kong:
+            raise HandError(f"{meld.type.value} is not a kong", "bad_meld")
+    ledger = Ledger()
+    if drawn and rules.name == "shaanxi" and opts.shaanxi.kong_on_draw == "void":
+        return ledger.deltas()
+    exempt = None
+    if rules.name == "weinan" and opts.weinan.after_kong_discard_kong == "winner_exempt":
+        exempt = after_kong_discard_winner
+    for meld in kongs:
+        for payer, amount in _KONG_PAYMENTS[ruleset](meld, declarer, opts):
+            if payer != exempt:
+                ledger.pay("kong", payer, declarer, amount)
+    return ledger.deltas()

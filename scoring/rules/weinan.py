@@ -63,7 +63,8 @@ class Weinan(RuleSet):
             ledger.pay("fan", payer, sit.winner, fan * point)
         kongs = [m for m in sit.hand.melds if m.is_kong]
         for meld in kongs:
-            WeinanKongs().settle(ledger, meld, sit.winner, sit.options)
+            for payer, amount in WeinanKongs.payments(meld, sit.winner, sit.options):
+                ledger.pay(WeinanKongs.name, payer, sit.winner, amount)
         return ScoreResult(
             ruleset=self.name,
             valid=True,

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from scoring.hand import Meld, MeldType
+from scoring.options import RuleOptions
 from scoring.result import ScoreItem
 from scoring.rules.base import Situation
 from scoring.rules.items.base import Item
@@ -16,26 +15,24 @@ class KongScore(Item):
     zh = "杠的分数"
     en = "kongs"
 
+    @staticmethod
+    def payments(meld: Meld, declarer: int, options: RuleOptions) -> list[tuple[int, int]]:
+        """(payer, amount) for one kong, before any [A5] dealer doubling."""
+        d = options.shaanxi.base_points
+        if meld.type is MeldType.KONG_EXPOSED:
+            return [(exposed_kong_feeder(meld, declarer), 2 * d)]
+        rate = 2 if meld.type is MeldType.KONG_CONCEALED else 1
+        return [(payer, rate * d) for payer in others(declarer)]
+
     def settle(self, sit: Situation, ledger: Ledger) -> ScoreItem | None:
         kongs = [m for m in sit.hand.melds if m.is_kong]
         if not kongs:
             return None
-        pay_kongs(sit, ledger, sit.winner, kongs, self.name)
+        for meld in kongs:
+            for payer, amount in self.payments(meld, sit.winner, sit.options):
+                if sit.options.shaanxi.dealer_doubling == "everything" and sit.ctx.dealer in (payer, sit.winner):
+                    sit.decide("A5 shaanxi.dealer_doubling=everything")
+                    amount *= 2
+                ledger.pay(self.name, payer, sit.winner, amount)
         kinds = ", ".join(m.type.value for m in kongs)
         return self.make(ledger.total_to(sit.winner, self.name), f"{kinds}: 暗杠 2·D each, 放杠 2·D feeder, 明杠 1·D each")
-
-
-def pay_kongs(sit: Situation, ledger: Ledger, declarer: int, kongs: Sequence[Meld], component: str) -> None:
-    opts = sit.options.shaanxi
-    d = opts.base_points
-    for meld in kongs:
-        if meld.type is MeldType.KONG_EXPOSED:
-            payments = [(exposed_kong_feeder(meld, declarer), 2 * d)]
-        else:
-            rate = 2 if meld.type is MeldType.KONG_CONCEALED else 1
-            payments = [(payer, rate * d) for payer in others(declarer)]
-        for payer, amount in payments:
-            if opts.dealer_doubling == "everything" and sit.ctx.dealer in (payer, declarer):
-                sit.decide("A5 shaanxi.dealer_doubling=everything")
-                amount *= 2
-            ledger.pay(component, payer, declarer, amount)

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from scoring.hand import MeldType
+from scoring.hand import Meld, MeldType
+from scoring.options import RuleOptions
 from scoring.rules.base import Situation
 from scoring.settlement import Ledger, exposed_kong_feeder, others
 
@@ -12,18 +13,20 @@ class XianKongs:
     zh = "杠"
     en = "kongs"
 
+    @staticmethod
+    def payments(meld: Meld, declarer: int, options: RuleOptions) -> list[tuple[int, int]]:
+        """(payer, amount) for one kong; [A9] decides who pays a kong made on a discard."""
+        b = options.xian.base_points
+        rate = 2 if meld.type is MeldType.KONG_CONCEALED else 1
+        if meld.type is MeldType.KONG_EXPOSED and options.xian.kong_payer == "feeder":
+            return [(exposed_kong_feeder(meld, declarer), rate * b)]
+        return [(payer, rate * b) for payer in others(declarer)]
+
     def settle(self, sit: Situation, ledger: Ledger, multiplier: int) -> int:
-        """Pays the winner's kongs; returns the points the winner got for them."""
-        b = sit.options.xian.base_points
-        winner = sit.winner
+        """Pays the winner's kongs (× the win multiplier only under [A11]); returns the winner's kong points."""
         for meld in (m for m in sit.hand.melds if m.is_kong):
-            rate = 2 if meld.type is MeldType.KONG_CONCEALED else 1
             if meld.type is MeldType.KONG_EXPOSED:
                 sit.decide(f"A9 xian.kong_payer={sit.options.xian.kong_payer}")
-            if meld.type is MeldType.KONG_EXPOSED and sit.options.xian.kong_payer == "feeder":
-                payers: tuple[int, ...] = (exposed_kong_feeder(meld, winner),)
-            else:
-                payers = others(winner)
-            for payer in payers:
-                ledger.pay(self.name, payer, winner, rate * b * multiplier)
-        return ledger.total_to(winner, self.name)
+            for payer, amount in self.payments(meld, sit.winner, sit.options):
+                ledger.pay(self.name, payer, sit.winner, amount * multiplier)
+        return ledger.total_to(sit.winner, self.name)
