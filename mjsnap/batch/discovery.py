@@ -1,0 +1,79 @@
+"""Find the photos to score: directories (recursively), glob patterns and single files.
+
+A file is a candidate when its extension names an image format (any case) or its first bytes do. A candidate
+whose bytes are no image (a text file named .jpg, an empty file) is still returned: it becomes an error record
+rather than silently vanishing from the archive's accounting.
+"""
+
+from __future__ import annotations
+
+import glob
+from collections.abc import Iterable
+from pathlib import Path
+
+IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jpe", ".png", ".webp", ".heic", ".heif"})
+# ISO-BMFF brands of HEIF/HEIC stills as phones write them.
+HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1", b"avif"})
+SNIFF_BYTES = 16
+
+
+class DiscoveryError(ValueError):
+    """An input names nothing: a path that does not exist or a pattern that matches no file."""
+
+
+def sniff_image_format(head: bytes) -> str | None:
+    """'jpeg', 'png', 'webp' or 'heif' from a file's first bytes; None for anything else."""
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "webp"
+    if head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS:
+        return "heif"
+    return None
+
+
+def is_photo_candidate(path: Path) -> bool:
+    if path.suffix.lower() in IMAGE_EXTENSIONS:
+        return True
+    if path.suffix.lower() == ".json":  # sidecars and our own outputs are never photos
+        return False
+    try:
+        with path.open("rb") as handle:
+            return sniff_image_format(handle.read(SNIFF_BYTES)) is not None
+    except OSError:
+        return False
+
+
+def _walk(directory: Path) -> Iterable[Path]:
+    for path in directory.rglob("*"):
+        if any(part.startswith(".") for part in path.relative_to(directory).parts):
+            continue  # hidden folders (.git, .thumbnails) and dotfiles such as macOS ._ resource forks
+        if path.is_file():
+            yield path
+
+
+def discover(inputs: Iterable[str | Path]) -> list[Path]:
+    """Every photo under the inputs, as absolute paths, sorted, each once.
+
+    An input is a directory (searched recursively), an existing file (taken as given, whatever its name),
+    or a glob pattern (``**`` recurses). An input that names nothing raises DiscoveryError.
+    """
+    found: set[Path] = set()
+    for item in inputs:
+        path = Path(item).expanduser()
+        if path.is_dir():
+            found.update(p for p in _walk(path) if is_photo_candidate(p))
+        elif path.is_file():
+            found.add(path)
+        else:
+            matches = [Path(m) for m in glob.glob(str(path), recursive=True)]
+            if not matches:
+                raise DiscoveryError(f"{item}: no such file or directory, and no file matches it as a pattern")
+            for match in matches:
+                if match.is_dir():
+                    found.update(p for p in _walk(match) if is_photo_candidate(p))
+                elif match.is_file() and is_photo_candidate(match):
+                    found.add(match)
+    return sorted({p.resolve() for p in found})

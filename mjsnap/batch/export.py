@@ -1,0 +1,61 @@
+"""CSV export of a results file: one row per photo (its latest record), flat columns for spreadsheets."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+CSV_COLUMNS = (
+    "path", "sha256", "bytes", "status", "error_code", "error", "duplicate_of", "ruleset", "model_version",
+    "width", "height", "tiles", "mean_conf", "min_conf", "hand", "melds", "win_tile", "shapes", "scored_shape",
+    "fan", "winner", "winner_points", "delta_0", "delta_1", "delta_2", "delta_3", "items", "warnings",
+    "sidecar", "ms",
+)  # fmt: skip
+
+
+def _join(values: Iterable[Any]) -> str:
+    return ";".join(str(v) for v in values)
+
+
+def csv_row(record: dict[str, Any]) -> dict[str, Any]:
+    detections = record.get("detections") or []
+    confs = [d["conf"] for d in detections]
+    hand = record.get("hand") or {}
+    context = record.get("context") or {}
+    deltas = record.get("deltas") or [None] * 4
+    winner = context.get("winner")
+    scored = record["status"] == "scored" and record.get("deltas") is not None and winner is not None
+    row = {
+        **{k: record.get(k) for k in ("path", "sha256", "bytes", "status", "error_code", "error", "duplicate_of",
+                                       "ruleset", "model_version", "width", "height", "scored_shape", "fan",
+                                       "sidecar", "ms")},
+        "tiles": len(detections) if record["status"] in ("scored", "not_scored") else None,
+        "mean_conf": round(sum(confs) / len(confs), 4) if confs else None,
+        "min_conf": min(confs) if confs else None,
+        "hand": hand.get("concealed"),
+        "melds": _join(m.get("tiles", "") if isinstance(m, dict) else m for m in hand.get("melds") or []),
+        "win_tile": hand.get("win_tile"),
+        "shapes": _join(record.get("shapes") or []),
+        "winner": winner,
+        "winner_points": deltas[winner] if scored else None,
+        "items": _join(f"{i.get('name')}={i.get('value')}" for i in record.get("items") or []),
+        "warnings": _join(w.get("code") for w in record.get("warnings") or []),
+    }
+    row.update({f"delta_{seat}": deltas[seat] for seat in range(4)})
+    return row
+
+
+def write_csv(records: Iterable[dict[str, Any]], path: Path) -> int:
+    """Write the rows; returns how many. Written to a temporary name first so a kill never leaves half a CSV."""
+    temporary = path.with_name(path.name + ".partial")
+    count = 0
+    with temporary.open("w", newline="", encoding="utf-8") as handle:
+        writer = csv.DictWriter(handle, fieldnames=CSV_COLUMNS)
+        writer.writeheader()
+        for record in records:
+            writer.writerow(csv_row(record))
+            count += 1
+    temporary.replace(path)
+    return count

@@ -1,0 +1,33 @@
+"""After a run: CSV export, ``<out>.summary.json`` and ``<out>.report.html`` from the whole results file."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from mjsnap.batch.export import write_csv
+from mjsnap.batch.journal import latest_by_path
+from mjsnap.batch.runner import RunStats
+from mjsnap.batch.summary import summarize
+
+
+def summary_path(out: Path) -> Path:
+    return out.with_suffix(".summary.json")
+
+
+def report_path(out: Path) -> Path:
+    return out.with_suffix(".report.html")
+
+
+def finish_run(out: Path, stats: RunStats | None, csv_path: Path | None = None, report: bool = True) -> dict[str, Any]:
+    records = list(latest_by_path(out).values())
+    if csv_path is not None:
+        write_csv(records, csv_path)
+    summary = summarize(records, stats)
+    summary_path(out).write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
+    if report:
+        from mjsnap.batch.report import write_report
+
+        write_report(records, summary, report_path(out), title=f"mjsnap batch: {out.name}")
+    return summary

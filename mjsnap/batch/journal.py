@@ -1,0 +1,122 @@
+"""The results file: JSON lines appended one record at a time, each flushed and fsynced before the next.
+
+A run killed mid-write can leave a torn last line; ``repair_tail`` cuts it off (or completes it when the
+record is whole and only its newline is missing) so the file stays valid JSONL and the photo is scored again.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+
+class JournalError(ValueError):
+    """The results file is damaged somewhere other than its last line (not something a kill leaves)."""
+
+
+@dataclass(frozen=True)
+class TailRepair:
+    """What ``repair_tail`` did: bytes dropped from a torn last line, or a newline added to a whole one."""
+
+    dropped_bytes: int = 0
+    completed_line: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.dropped_bytes > 0 or self.completed_line
+
+
+def _is_record(line: bytes) -> bool:
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return False
+    return isinstance(value, dict) and "path" in value and "status" in value
+
+
+def repair_tail(path: Path) -> TailRepair:
+    """Make the file end with a complete line; returns what was changed (nothing for a sound file)."""
+    if not path.exists():
+        return TailRepair()
+    data = path.read_bytes()
+    if not data or data.endswith(b"\n"):
+        return TailRepair()
+    start = data.rfind(b"\n") + 1
+    tail = data[start:]
+    with path.open("r+b") as handle:
+        if _is_record(tail):
+            handle.seek(0, os.SEEK_END)
+            handle.write(b"\n")
+            repair = TailRepair(completed_line=True)
+        else:
+            handle.truncate(start)
+            repair = TailRepair(dropped_bytes=len(tail))
+        handle.flush()
+        os.fsync(handle.fileno())
+    return repair
+
+
+def iter_records(path: Path) -> Iterator[dict[str, Any]]:
+    """Every record in file order. A torn last line is skipped; damage anywhere else raises JournalError."""
+    if not path.exists():
+        return
+    with path.open("rb") as handle:
+        lines = handle.read().split(b"\n")
+    last = len(lines) - 1
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except ValueError as exc:
+            if number - 1 == last:  # no newline after it: the torn write of a killed run
+                continue
+            raise JournalError(f"{path}, line {number}: not a JSON record ({exc})") from exc
+        if not isinstance(record, dict) or "path" not in record:
+            raise JournalError(f"{path}, line {number}: not a photo record")
+        yield record
+
+
+def latest_by_path(path: Path) -> dict[str, dict[str, Any]]:
+    """The last record of each photo path (a retried photo has more than one), in first-seen order."""
+    latest: dict[str, dict[str, Any]] = {}
+    for record in iter_records(path):
+        latest[record["path"]] = record
+    return latest
+
+
+class JournalWriter:
+    """Appends records durably: one write, flush and fsync per record."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._handle: IO[bytes] | None = None
+
+    def __enter__(self) -> JournalWriter:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        created = not self.path.exists()
+        self._handle = self.path.open("ab")
+        if created:  # make the new directory entry itself durable
+            dir_fd = os.open(self.path.parent, os.O_RDONLY)
+            try:
+                os.fsync(dir_fd)
+            finally:
+                os.close(dir_fd)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handle is not None:
+            self._handle.close()
+            self._handle = None
+
+    def append(self, record: dict[str, Any]) -> None:
+        if self._handle is None:
+            raise RuntimeError("JournalWriter.append outside its `with` block")
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        self._handle.write(line.encode("utf-8"))
+        self._handle.flush()
+        os.fsync(self._handle.fileno())

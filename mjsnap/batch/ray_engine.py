@@ -1,0 +1,95 @@
+"""Score photos on a Ray cluster: N actors each build the per-photo function once; the driver writes the records.
+
+The driver connects with ``ray.init(address=...)``: ``--ray-address`` or $RAY_ADDRESS (``auto`` joins the cluster
+this machine belongs to); with neither, Ray starts a local one. Actors read photos by path, so the cluster must
+see the same files (a shared filesystem), unless ``ship_bytes`` sends each photo's bytes through the object store.
+An actor that dies is restarted by Ray; the photo it held is rerun once, then recorded as ``worker_crashed``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections import deque
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from mjsnap.batch.scorers import ScorerConfig, build_scorer
+from mjsnap.batch.work import PhotoTask, crash_record, run_task
+
+
+class PhotoActor:
+    """One Ray worker: the per-photo function built once, then one photo per call."""
+
+    def __init__(self, spec: str, config: ScorerConfig):
+        self.scorer = build_scorer(spec, config)
+
+    def score(self, task: PhotoTask, data: bytes | None = None) -> dict[str, Any]:
+        if data is None:
+            return run_task(task, self.scorer)
+        with tempfile.TemporaryDirectory(prefix="mjsnap-batch-") as folder:
+            local = Path(folder) / Path(task.path).name  # keep the suffix: decoders look at it
+            local.write_bytes(data)
+            return run_task(task, self.scorer, photo_path=local)
+
+
+def connect(address: str | None) -> None:
+    """Join the cluster at ``address`` (or $RAY_ADDRESS); start a local Ray when neither is set."""
+    import ray
+
+    if ray.is_initialized():
+        return
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    if address:
+        ray.init(address=address, log_to_driver=False)
+    else:
+        ray.init(include_dashboard=False, log_to_driver=False)
+
+
+def score_on_ray(
+    tasks: Iterable[PhotoTask],
+    spec: str,
+    config: ScorerConfig,
+    workers: int,
+    address: str | None = None,
+    ship_bytes: bool = False,
+) -> Iterator[dict[str, Any]]:
+    import ray
+    from ray.exceptions import RayActorError, WorkerCrashedError
+
+    connect(address)
+    actor_class = ray.remote(num_cpus=1, max_restarts=-1)(PhotoActor)
+    actors = [actor_class.remote(spec, config) for _ in range(workers)]
+    idle = deque(actors * 2)  # two photos queued per actor keeps it busy between calls
+    pending = iter(tasks)
+    retry: deque[PhotoTask] = deque()
+    attempts: dict[str, int] = {}
+    in_flight: dict[Any, tuple[PhotoTask, Any]] = {}
+    exhausted = False
+    try:
+        while True:
+            while idle and (retry or not exhausted):
+                task = retry.popleft() if retry else next(pending, None)
+                if task is None:
+                    exhausted = True
+                    break
+                actor = idle.popleft()
+                data = Path(task.path).read_bytes() if ship_bytes else None
+                in_flight[actor.score.remote(task, data)] = (task, actor)
+            if not in_flight:
+                break
+            ready, _ = ray.wait(list(in_flight), num_returns=1)
+            task, actor = in_flight.pop(ready[0])
+            idle.append(actor)
+            try:
+                yield ray.get(ready[0])
+            except (RayActorError, WorkerCrashedError) as exc:
+                attempts[task.path] = attempts.get(task.path, 0) + 1
+                if attempts[task.path] >= 2:
+                    yield crash_record(task, f"the Ray worker died while scoring this photo (twice): {exc}")
+                else:
+                    retry.append(task)
+    finally:
+        for actor in actors:
+            ray.kill(actor)

@@ -1,0 +1,184 @@
+"""A batch run from start to end: discover, plan (resume, duplicates, context), score, write, summarise.
+
+Everything is written by this process, in the order records arrive, through one JournalWriter: errors and
+duplicates found while planning go straight to the file; photos to score go to the engine, whose records follow.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from mjsnap.batch.context import ContextError, photo_context
+from mjsnap.batch.discovery import discover
+from mjsnap.batch.errors import BatchError
+from mjsnap.batch.journal import JournalWriter, TailRepair, iter_records, repair_tail
+from mjsnap.batch.records import PhotoRecord
+from mjsnap.batch.scorers import DEFAULT_SCORER, ScorerConfig, load_factory
+from mjsnap.batch.work import PhotoTask
+
+HASH_CHUNK = 1 << 20
+
+
+class BatchSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    inputs: list[str] = Field(min_length=1)
+    out: Path
+    ruleset: str
+    rule_options: dict[str, Any] = {}
+    context: dict[str, Any] = {}  # command-line defaults, golden.json context fields
+    workers: int = Field(default=1, ge=1)
+    resume: bool = False
+    overwrite: bool = False
+    retry_errors: bool = False
+    engine: Literal["local", "ray"] = "local"
+    ray_address: str | None = None
+    ship_bytes: bool = False
+    scorer: str = DEFAULT_SCORER
+    model_dir: str | None = None
+    backend: str = "auto"
+    conf: float | None = None
+
+    def scorer_config(self) -> ScorerConfig:
+        return ScorerConfig(ruleset=self.ruleset, rule_options=self.rule_options, model_dir=self.model_dir,
+                            backend=self.backend, conf=self.conf)
+
+
+@dataclass
+class RunStats:
+    """What this invocation did (the results file may hold records of earlier, resumed runs too)."""
+
+    discovered: int = 0
+    already_recorded: int = 0
+    written: int = 0
+    scored_by_engine: int = 0
+    tail_repair: TailRepair = field(default_factory=TailRepair)
+    seconds: float = 0.0
+
+    @property
+    def photos_per_second(self) -> float:
+        return self.scored_by_engine / self.seconds if self.seconds > 0 else 0.0
+
+
+def sha256_of(path: Path) -> tuple[str, int]:
+    digest = hashlib.sha256()
+    size = 0
+    with path.open("rb") as handle:
+        while chunk := handle.read(HASH_CHUNK):
+            digest.update(chunk)
+            size += len(chunk)
+    return digest.hexdigest(), size
+
+
+class Planner:
+    """Turns discovered photos into engine tasks; records errors and duplicates on the way."""
+
+    def __init__(self, settings: BatchSettings, earlier: list[dict[str, Any]], write: Callable[[dict], None]):
+        self.settings = settings
+        self.write = write
+        retried = {"error"} if settings.retry_errors else set()
+        self.done_paths = {r["path"] for r in earlier if r["status"] not in retried}
+        # The photo each content hash was first recorded as; later paths with that hash are duplicates.
+        self.first_path_of: dict[str, str] = {}
+        for record in earlier:
+            if record["status"] != "duplicate" and record.get("sha256"):
+                self.first_path_of.setdefault(record["sha256"], record["path"])
+
+    def _record(self, **fields: Any) -> None:
+        self.write(PhotoRecord(ruleset=self.settings.ruleset, **fields).model_dump(mode="json"))
+
+    def tasks(self, photos: list[Path]) -> Iterator[PhotoTask]:
+        for photo in photos:
+            path = str(photo)
+            if path in self.done_paths:
+                continue
+            try:
+                sha, size = sha256_of(photo)
+            except OSError as exc:
+                self._record(path=path, sha256=None, bytes=None, status="error", error=f"cannot read: {exc}",
+                             error_code="unreadable_file")
+                continue
+            first = self.first_path_of.setdefault(sha, path)
+            if first != path:
+                self._record(path=path, sha256=sha, bytes=size, status="duplicate", duplicate_of=first)
+                continue
+            try:
+                context, sidecar = photo_context(photo, self.settings.context)
+            except ContextError as exc:
+                hint = "" if exc.code == "bad_sidecar" else " (pass --self-draw or --discarder, or add a sidecar)"
+                self._record(path=path, sha256=sha, bytes=size, status="error", error=f"{exc}{hint}",
+                             error_code=exc.code)
+                continue
+            yield PhotoTask(path, sha, size, self.settings.ruleset, context, str(sidecar) if sidecar else None)
+
+
+def _load_earlier(settings: BatchSettings, stats: RunStats) -> list[dict[str, Any]]:
+    out = settings.out
+    if not out.exists() or out.stat().st_size == 0:
+        return []
+    if settings.overwrite:
+        out.unlink()
+        return []
+    if not settings.resume:
+        raise BatchError(f"{out} already exists: pass --resume to continue it, or --overwrite to start over")
+    stats.tail_repair = repair_tail(out)
+    earlier = list(iter_records(out))
+    other = sorted({r.get("ruleset") for r in earlier} - {settings.ruleset})
+    if other:
+        raise BatchError(
+            f"{out} holds records scored with --rules {', '.join(map(str, other))}; resume it with the same "
+            f"rules, or write --rules {settings.ruleset} to another --out"
+        )
+    return earlier
+
+
+def _engine(settings: BatchSettings, tasks: Iterator[PhotoTask]) -> Iterator[dict[str, Any]]:
+    config = settings.scorer_config()
+    if settings.engine == "ray":
+        from mjsnap.batch.ray_engine import score_on_ray
+
+        return score_on_ray(tasks, settings.scorer, config, settings.workers, settings.ray_address,
+                            settings.ship_bytes)
+    from mjsnap.batch.local_engine import score_locally
+
+    return score_locally(tasks, settings.scorer, config, settings.workers)
+
+
+def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | None = None,
+              on_record: Callable[[dict[str, Any]], None] | None = None) -> RunStats:
+    """Score every photo not yet in ``settings.out``; ``on_start(total, already_done)`` and ``on_record``
+    let a caller draw progress. Raises BatchError before writing anything when the run cannot start."""
+    from scoring.scorer import RULESETS
+
+    if settings.ruleset not in RULESETS:
+        raise BatchError(f"unknown rule set {settings.ruleset!r}; use one of {', '.join(RULESETS)}")
+    load_factory(settings.scorer)  # a bad --scorer fails here, not once per worker
+    stats = RunStats()
+    photos = discover(settings.inputs)
+    out = settings.out.resolve()
+    photos = [p for p in photos if p != out]
+    stats.discovered = len(photos)
+    earlier = _load_earlier(settings, stats)
+    with JournalWriter(settings.out) as journal:
+        def write(record: dict[str, Any]) -> None:
+            journal.append(record)
+            stats.written += 1
+            if on_record is not None:
+                on_record(record)
+
+        planner = Planner(settings, earlier, write)
+        stats.already_recorded = sum(str(p) in planner.done_paths for p in photos)
+        if on_start is not None:
+            on_start(len(photos), stats.already_recorded)
+        engine_started = time.perf_counter()
+        for record in _engine(settings, planner.tasks(photos)):
+            write(record)
+            stats.scored_by_engine += 1
+        stats.seconds = time.perf_counter() - engine_started
+    return stats
