@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -59,7 +60,8 @@ def as_hand(sample: SampleHand) -> Hand:
 
 def speed(n: int, seed: int, repeat: int) -> dict[str, Any]:
     hands = random_hands(seed, n)
-    waiting = [cut(__import__("random").Random(seed + i), h) for i, h in enumerate(hands)]
+    rng = random.Random(seed + 1)
+    waiting = [cut(rng, h) for h in hands]
     wins = sum(is_complete(h.closed, h.melds) for h in hands)
     rates: dict[str, float] = {}
     rates["is_complete"] = best_rate(lambda: [is_complete(h.closed, h.melds) for h in hands], n, repeat)

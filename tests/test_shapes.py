@@ -332,3 +332,9 @@ def test_golden_shapes(shared: Path) -> None:
         assert is_complete(hand.closed_tiles, hand.melds) == bool(expected), case["id"]
         checked += 1
     assert checked >= 50
+
+
+def test_reading_lists_blocks_in_tile_order() -> None:
+    (reading,) = find_shapes(parse_tiles("789s111z123m111m456p77s")).plain
+    assert [b.tiles for b in reading.blocks] == [tuple(parse_tiles(t)) for t in ("111m", "123m", "456p", "789s",
+                                                                                    "111z")]

@@ -136,6 +136,10 @@ def complete_disagreements(closed: Sequence[int], melds: Sequence[Meld] = ()) ->
     return problems
 
 
+def _names(kinds: Sequence[int]) -> str:
+    return " ".join(TILE_NAMES[k] for k in kinds)
+
+
 def waiting_disagreements(concealed: Sequence[int], melds: Sequence[Meld] = ()) -> list[str]:
     """Where waiting_tiles disagrees with PyMahjongGB's tenpai tiles on a 13 - 3*melds tile hand, per shape and
     for all shapes together (PyMahjongGB's lists are filtered by our rule: no wait on a kind we hold 4 of)."""
@@ -151,9 +155,9 @@ def waiting_disagreements(concealed: Sequence[int], melds: Sequence[Meld] = ()) 
         expected = sorted(k for k in gb_tiles if own.count(k) < 4)
         ours = waiting_tiles(concealed, melds, allowed)
         if ours != expected:
-            names = lambda tiles: " ".join(TILE_NAMES[k] for k in tiles)  # noqa: E731
-            problems.append(f"{shape} waits: ours [{names(ours)}], PyMahjongGB [{names(expected)}]")
+            problems.append(f"{shape} waits: ours [{_names(ours)}], PyMahjongGB [{_names(expected)}]")
     union = sorted({k for tiles in gb.values() for k in tiles if own.count(k) < 4})
-    if waiting_tiles(concealed, melds, ALL_SHAPES) != union:
-        problems.append("waits over all shapes differ")
+    ours_all = waiting_tiles(concealed, melds, ALL_SHAPES)
+    if ours_all != union:
+        problems.append(f"waits over all shapes: ours [{_names(ours_all)}], PyMahjongGB [{_names(union)}]")
     return problems

@@ -51,7 +51,7 @@ class Decomposition:
     """One reading of a plain or knitted-straight hand."""
 
     pair: int
-    blocks: tuple[Block, ...]  # all sets: concealed ones in tile order, then the declared melds in given order
+    blocks: tuple[Block, ...]  # all sets: concealed ones in tile order (honour pungs last), then declared melds
     knitted: tuple[int, ...] = ()  # the 9 knitted tiles of a 组合龙 reading, else ()
 
 

@@ -17,12 +17,17 @@ SuitSet = tuple[str, int]  # ("chow" | "pung", rank of its lowest tile 0-8)
 SuitReading = tuple[int | None, tuple[SuitSet, ...]]
 
 MAX_SETS = 4
-_SUIT_SETS: tuple[SuitSet, ...] = tuple((CHOW, r) for r in range(7)) + tuple((PUNG, r) for r in range(9))
 
 
 def _set_ranks(suit_set: SuitSet) -> tuple[int, int, int]:
     kind, rank = suit_set
     return (rank, rank + 1, rank + 2) if kind == CHOW else (rank, rank, rank)
+
+
+# In tile order (111 before 123 before 222), so every reading lists its sets in tile order.
+_SUIT_SETS: tuple[SuitSet, ...] = tuple(
+    sorted([(CHOW, r) for r in range(7)] + [(PUNG, r) for r in range(9)], key=_set_ranks)
+)
 
 
 def _build() -> dict[tuple[int, ...], tuple[SuitReading, ...]]:
