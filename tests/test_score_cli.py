@@ -1,0 +1,143 @@
+"""`mjsnap score`: notation, JSON lines from --json-in (file, stdin, list, {"cases"}), photo hand-off, errors."""
+
+from __future__ import annotations
+
+import json
+import sys
+import types
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from mjsnap.cli import app
+
+runner = CliRunner()
+
+OWN_CASES = [
+    {"id": "own-wn", "ruleset": "weinan", "hand": "111m555m999s22s33s", "melds": [], "win_tile": "3s",
+     "context": {"winner": 1, "discarder": 2, "missing_suit": "p"}},
+    {"id": "own-bad", "ruleset": "xian", "hand": "123z456m789p234s5z", "melds": [], "win_tile": "5z",
+     "context": {"winner": 1, "discarder": 2}},
+]
+
+
+def run(*args: str, stdin: str | None = None):
+    return runner.invoke(app, ["score", *args], input=stdin)
+
+
+def test_notation_prints_a_breakdown():
+    result = run("123m456m789p234s5z", "--rules", "shaanxi", "--win", "5z", "--winner", "1", "--discarder", "2")
+    assert result.exit_code == 0, result.output
+    assert "胡牌分数" in result.output and "+12" in result.output and "-6" in result.output
+
+
+def test_english_breakdown_with_melds_and_flags():
+    result = run("5m", "--rules", "weinan", "--win", "5m", "--meld", "pung:111m@2", "--meld", "pung:999m@3",
+                 "--meld", "kong_concealed:2222s", "--meld", "pung:444s@2", "--self-draw", "--kong-replacement",
+                 "--winner", "1", "--missing-suit", "p", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    assert "single tile left" in result.output and "+18" in result.output
+
+
+def test_json_output():
+    result = run("123m456m789m234s5s", "--rules", "weinan", "--win", "5s", "--winner", "1", "--self-draw",
+                 "--missing-suit", "p", "--json")
+    data = json.loads(result.output)
+    assert data["items"] == [["自摸", 1]] and data["deltas"] == [-1, 3, -1, -1] and data["fan"] == 1
+    assert data["item_details"][0]["en"] == "self-draw"
+
+
+def test_options_change_the_result():
+    args = ["13m456p789p345s55z", "--win", "2m", "--bets", "2,2,3,4", "--discarder", "2", "--json"]
+    assert json.loads(run(*args).output)["deltas"] == [63, -18, -21, -24]
+    literal = run(*args, "--option", "shaanxi.discard_payer=discarder")
+    assert json.loads(literal.output)["deltas"] == [51, -12, -21, -18]
+
+
+def test_a_hand_that_does_not_win_exits_1_with_the_reason():
+    result = run("123m456m789m234s5s", "--rules", "weinan", "--win", "5s", "--winner", "1", "--discarder", "2")
+    assert result.exit_code == 1
+    assert "1番不能接炮" in result.output
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["12x", "--win", "5m"], "unexpected character 'x' at position 2"),
+        (["123m", "--win", "5m"], "wrong tile count"),
+        (["123m456m789m234s5s"], "--win is required"),
+        (["123m456m789m234s5s", "--win", "5s", "--rules", "mars"], "use one of"),
+        (["123m456m789m234s5s", "--win", "5s", "--option", "x.y=1"], "unknown option"),
+        (["123m456m789m234s5s", "--win", "5s", "--bets", "1,2"], "four whole numbers"),
+        (["5m", "--win", "5m", "--meld", "pung"], "TYPE:TILES"),
+        (["5m", "--win", "5m", "--meld", "pong:111m", "--meld", "pung:999m", "--meld", "pung:222s",
+          "--meld", "pung:444s"], "unknown meld type"),
+        ([], "give a hand"),
+        (["--json-in", "/nonexistent/cases.json"], "cannot read"),
+    ],
+)
+def test_bad_input_exits_2_without_a_traceback(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("wrap", [lambda c: c, lambda c: {"cases": c}])
+def test_json_in_file_prints_one_line_per_case(tmp_path: Path, wrap):
+    path = tmp_path / "cases.json"
+    path.write_text(json.dumps(wrap(OWN_CASES), ensure_ascii=False), encoding="utf-8")
+    result = run("--json-in", str(path))
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.output.splitlines()]
+    assert [line["id"] for line in lines] == ["own-wn", "own-bad"]
+    assert lines[0]["valid"] and lines[0]["items"] == [["大对子", 2]] and lines[0]["deltas"] == [0, 2, -2, 0]
+    assert not lines[1]["valid"] and lines[1]["reason"] == "not_a_winning_shape" and lines[1]["error"]
+    for line in lines:
+        assert {"id", "valid", "shapes", "items", "deltas", "error"} <= set(line)
+
+
+def test_json_in_stdin_single_case_and_bad_json():
+    result = run("--json-in", "-", stdin=json.dumps(OWN_CASES[0]))
+    assert json.loads(result.output)["id"] == "own-wn"
+    bad = run("--json-in", "-", stdin="{not json")
+    assert bad.exit_code == 2 and "is not JSON" in bad.output
+
+
+@pytest.mark.shared
+def test_json_in_golden_file(shared: Path):
+    golden = json.loads((shared / "rules" / "golden.json").read_text(encoding="utf-8"))
+    result = run("--json-in", str(shared / "rules" / "golden.json"))
+    assert result.exit_code == 0
+    lines = {line["id"]: line for line in map(json.loads, result.output.splitlines())}
+    for case in golden["cases"]:
+        expected, got = case["expected"], lines[case["id"]]
+        assert (got["valid"], got["deltas"], got["shapes"]) == (expected["valid"], expected["deltas"], expected["shapes"])
+        if "items" in expected:
+            assert got["items"] == expected["items"]
+
+
+def test_photo_path_goes_to_the_pipeline(tmp_path: Path, monkeypatch):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(b"\xff\xd8")
+    calls = []
+
+    def score_photo(path, ruleset, rule_options, context):
+        calls.append((path, ruleset, rule_options, context))
+        return {"image": str(path), "valid": True}
+
+    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(score_photo=score_photo))
+    result = run(str(photo), "--rules", "xian", "--winner", "2", "--discarder", "1")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output) == {"image": str(photo), "valid": True}
+    path, ruleset, _, context = calls[0]
+    assert (path, ruleset, context["winner"], context["discarder"]) == (photo, "xian", 2, 1)
+
+
+def test_photo_path_without_the_pipeline(tmp_path: Path, monkeypatch):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(b"\xff\xd8")
+    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", None)  # import fails
+    result = run(str(photo), "--rules", "xian")
+    assert result.exit_code == 2 and "photo scoring is not available yet" in result.output
