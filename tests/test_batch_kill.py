@@ -1,0 +1,168 @@
+"""`mjsnap batch` killed with SIGKILL at random moments, resumed each time, ends with exactly the records of an
+uninterrupted run: none missing, none twice, the same content apart from timing. Also the command's own
+contract: exit codes, the JSONL / CSV / summary files it writes."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from batch_archive import make_archive
+
+from mjsnap.batch.export import CSV_COLUMNS
+from mjsnap.batch.journal import iter_records, latest_by_path
+from mjsnap.batch.records import content_of
+from mjsnap.batch.runner import BatchSettings, run_batch
+
+TESTS_DIR = Path(__file__).resolve().parent
+FAKE = "batch_fakes:pixel_scorer"
+
+
+def batch_command(archive: Path, out: Path, *extra: str) -> list[str]:
+    return [sys.executable, "-c", "from mjsnap.cli import app; app()", "batch", str(archive), "--rules", "weinan",
+            "--out", str(out), "--scorer", FAKE, "--no-progress", *extra]  # fmt: skip
+
+
+def environment(delay: float) -> dict[str, str]:
+    env = dict(os.environ, MJSNAP_FAKE_DELAY=str(delay))
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(TESTS_DIR), env.get("PYTHONPATH")) if p)
+    return env
+
+
+def line_count(path: Path) -> int:
+    return path.read_bytes().count(b"\n") if path.exists() else 0
+
+
+def children_of(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def is_running(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+def wait_for_new_records(process: subprocess.Popen, out: Path, before: int, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while process.poll() is None and line_count(out) <= before:
+        assert time.monotonic() < deadline, "the batch wrote nothing new"
+        time.sleep(0.02)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_path: Path) -> None:
+    archive = make_archive(tmp_path / "photos", n_extra=13)
+    reference = tmp_path / "reference.jsonl"
+    run_batch(BatchSettings(inputs=[str(archive)], out=reference, ruleset="weinan", scorer=FAKE))
+    expected = {path: content_of(record) for path, record in latest_by_path(reference).items()}
+
+    out = tmp_path / "results.jsonl"
+    rng = random.Random(20261202)
+    env = environment(delay=0.15)
+    killed_mid_run = 0
+    for attempt in range(5):
+        before = line_count(out)
+        process = subprocess.Popen(batch_command(archive, out, "--resume", "--workers", "2", "--no-report"),
+                                   env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   start_new_session=True)  # fmt: skip
+        wait_for_new_records(process, out, before)
+        time.sleep(rng.uniform(0.0, 0.5))
+        if process.poll() is not None:
+            assert process.returncode == 0, process.stderr.read().decode()
+            break
+        workers = children_of(process.pid)
+        whole_group = attempt % 2 == 0
+        if whole_group:  # as a power cut or the OOM killer would
+            os.killpg(process.pid, signal.SIGKILL)
+        else:  # the batch alone: its workers notice they are orphaned and leave
+            os.kill(process.pid, signal.SIGKILL)
+        process.wait()
+        process.stderr.close()
+        killed_mid_run += 1
+        if not whole_group:
+            deadline = time.monotonic() + 10
+            while any(is_running(pid) for pid in workers):
+                assert time.monotonic() < deadline, f"orphaned workers still running: {workers}"
+                time.sleep(0.1)
+        records = list(iter_records(out))
+        assert len({r["path"] for r in records}) == len(records), "a photo was recorded twice"
+    assert killed_mid_run >= 3, "the kills all came too late to test anything"
+
+    final = subprocess.run(batch_command(archive, out, "--resume", "--workers", "2", "--no-report"), env=env,
+                           capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert final.returncode == 0, final.stderr
+    records = list(iter_records(out))
+    assert len(records) == len({r["path"] for r in records}) == len(expected)
+    assert {r["path"]: content_of(r) for r in records} == expected
+    summary = json.loads(final.stdout)
+    assert summary["photos"] == len(expected) and summary["run"]["written"] == len(expected) - summary["run"][
+        "already_recorded"
+    ]
+
+
+def test_command_writes_jsonl_csv_summary_and_report(tmp_path: Path) -> None:
+    archive = make_archive(tmp_path / "photos")
+    out = tmp_path / "out" / "results.jsonl"
+    result = subprocess.run(
+        batch_command(archive, out, "--csv", str(tmp_path / "results.csv"), "--workers", "1", "--winner", "3",
+                      "--bets", "1,0,0,2", "--option", "weinan.point_value=2"),
+        env=environment(delay=0), capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    records = list(iter_records(out))
+    assert summary["photos"] == len(records) > 0
+    assert json.loads((tmp_path / "out" / "results.summary.json").read_text()) == summary
+    assert "<svg" in (tmp_path / "out" / "results.report.html").read_text()
+    with (tmp_path / "results.csv").open(newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert tuple(rows[0]) == CSV_COLUMNS and len(rows) == len(records)
+    a = next(r for r in records if r["path"].endswith("/a.jpg"))
+    assert a["context"]["winner"] == 3 and a["context"]["bets"] == [1, 0, 0, 2]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (("--rules", "mahjong"), "use one of"),
+        (("--bets", "1,2"), "four in all"),
+        (("--option", "weinan.no_such=1"), "unknown option"),
+        (("--engine", "spark"), "use local or ray"),
+    ],
+)
+def test_command_rejects_bad_arguments(tmp_path: Path, extra: tuple[str, ...], message: str) -> None:
+    archive = make_archive(tmp_path / "photos")
+    result = subprocess.run(batch_command(archive, tmp_path / "r.jsonl", *extra), env=environment(0),
+                            capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert result.returncode == 2 and message in result.stderr
+    assert not (tmp_path / "r.jsonl").exists()
+
+
+def test_command_refuses_to_clobber_results(tmp_path: Path) -> None:
+    archive = make_archive(tmp_path / "photos")
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"path": "/x.jpg", "status": "scored", "ruleset": "weinan"}\n')
+    result = subprocess.run(batch_command(archive, out), env=environment(0), capture_output=True, text=True,
+                            timeout=120)  # fmt: skip
+    assert result.returncode == 2 and "--resume" in result.stderr
+    assert line_count(out) == 1
