@@ -335,6 +335,7 @@ def test_golden_shapes(shared: Path) -> None:
 
 
 def test_reading_lists_blocks_in_tile_order() -> None:
-    (reading,) = find_shapes(parse_tiles("789s111z123m111m456p77s")).plain
-    assert [b.tiles for b in reading.blocks] == [tuple(parse_tiles(t)) for t in ("111m", "123m", "456p", "789s",
-                                                                                    "111z")]
+    (reading,) = find_shapes(parse_tiles("789s123m111m456p77s")).plain
+    assert [b.tiles for b in reading.blocks] == [tuple(parse_tiles(t)) for t in ("111m", "123m", "456p", "789s")]
+    (reading,) = find_shapes(parse_tiles("111z123m456p789s77s")).plain
+    assert [b.tiles for b in reading.blocks] == [tuple(parse_tiles(t)) for t in ("123m", "456p", "789s", "111z")]
