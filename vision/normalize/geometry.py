@@ -1,0 +1,83 @@
+"""Tile geometry from axis-aligned boxes: the row direction, a frame along it, and each tile's extents in it.
+
+Detectors give axis-aligned boxes around tiles that the layout's rotation and the camera's perspective turn and
+shear, so nothing here inverts a box into a tile: measures are taken relative to the other tiles of the photo.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_NEIGHBOURS = 2  # nearest neighbours per tile voting for the row direction
+_BIN_DEG = 2.0
+_WINDOW_DEG = 10.0
+
+
+def tile_scale(sizes: np.ndarray) -> float:
+    """A typical tile size in pixels: the median square root of the box areas."""
+    if len(sizes) == 0:
+        return 1.0
+    return float(np.median(np.sqrt(np.maximum(sizes[:, 0] * sizes[:, 1], 1e-6))))
+
+
+def row_direction(centers: np.ndarray) -> float:
+    """The dominant direction of tile rows in radians, in (-pi/2, pi/2].
+
+    Tiles in a row touch their neighbours, so the vectors to the nearest neighbours point along the rows; the mode
+    of their (axial) angles, refined by a doubled-angle mean inside a window, is the row direction.
+    """
+    n = len(centers)
+    if n < 2:
+        return 0.0
+    diff = centers[None, :, :] - centers[:, None, :]
+    dist = np.hypot(diff[..., 0], diff[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    k = min(_NEIGHBOURS, n - 1)
+    nearest = np.argsort(dist, axis=1)[:, :k]
+    vec = diff[np.arange(n)[:, None], nearest].reshape(-1, 2)
+    angles = np.degrees(np.arctan2(vec[:, 1], vec[:, 0])) % 180.0
+    centers_deg = np.arange(0.0, 180.0, _BIN_DEG)
+    gap = np.abs((angles[None, :] - centers_deg[:, None] + 90.0) % 180.0 - 90.0)
+    votes = (gap <= _WINDOW_DEG).sum(axis=1)
+    best = centers_deg[int(np.argmax(votes))]
+    near = np.abs((angles - best + 90.0) % 180.0 - 90.0) <= _WINDOW_DEG
+    doubled = np.radians(angles[near] * 2.0)
+    angle = 0.5 * np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
+    if angle <= -np.pi / 2:
+        angle += np.pi
+    elif angle > np.pi / 2:
+        angle -= np.pi
+    return float(angle)
+
+
+@dataclass(frozen=True)
+class Frame:
+    """Coordinates along (x) and across (y) the row direction; y grows the way image y grows at angle 0."""
+
+    angle: float
+
+    def to_frame(self, points: np.ndarray) -> np.ndarray:
+        c, s = np.cos(self.angle), np.sin(self.angle)
+        pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+        return np.stack([pts[:, 0] * c + pts[:, 1] * s, -pts[:, 0] * s + pts[:, 1] * c], axis=1)
+
+
+def along_intervals(boxes: np.ndarray, frame: Frame) -> tuple[np.ndarray, np.ndarray]:
+    """Each box's (start, end) along the row direction: the projection of its four corners.
+
+    A box around a turned or perspective-sheared tile is bigger than the tile, so touching tiles' intervals overlap;
+    gaps are measured against the typical overlap of the photo (rows.split_by_gaps), not against zero.
+    """
+    xs = boxes[:, [0, 2, 2, 0]]
+    ys = boxes[:, [1, 1, 3, 3]]
+    along = frame.to_frame(np.stack([xs, ys], axis=-1).reshape(-1, 2))[:, 0].reshape(-1, 4)
+    return along.min(axis=1), along.max(axis=1)
+
+
+def box_aspect_angle(sizes: np.ndarray) -> np.ndarray:
+    """The angle of each box's diagonal, atan2(h, w), in degrees. Upright tiles of one row share it (their boxes
+    are the same parallelogram scaled); a tile turned sideways has another one, unless the row lies near 45 degrees
+    where both boxes are square."""
+    return np.degrees(np.arctan2(sizes[:, 1], sizes[:, 0]))

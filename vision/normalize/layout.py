@@ -1,0 +1,92 @@
+"""The layout of a photo's tiles: row direction, rows, gap-separated groups, sideways tiles, meld-like groups."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.tiles import BACK
+from vision.normalize.geometry import Frame, box_aspect_angle, row_direction
+from vision.normalize.melds import split_into_melds, type_group
+from vision.normalize.options import ReadOptions
+from vision.normalize.rows import Row, fit_rows, local_reference, row_spacings, smooth_sizes, split_by_gaps
+
+_SIDEWAYS_DEG = 8.0  # a box diagonal this far from the row's typical one is a tile turned sideways
+_ROW_TOLERANCE = 0.4  # a tile is on a row line when its centre is within this many tile sizes of it
+_TOUCHING_PERCENTILE = 30
+_DEFAULT_WIDTH = 0.87  # one tile width in tile sizes (sqrt of the box area) for an upright 3:4 tile
+_SIDEWAYS_LENGTH = 1.33  # a sideways tile's length along the row in upright tile widths
+
+
+@dataclass
+class Group:
+    """A run of touching tiles in one row."""
+
+    members: list[int]  # indices into the active tiles, in row order
+    row: int
+    pieces: list[tuple[int, int]] = field(default_factory=list)  # (start, stop) of each meld it holds; [] if none
+    stacked: dict[int, int] = field(default_factory=dict)  # piece start -> tile lying on its sideways tile (补杠)
+
+    @property
+    def meldlike(self) -> bool:
+        return bool(self.pieces)
+
+
+@dataclass
+class Layout:
+    frame: Frame
+    xy: np.ndarray  # frame coordinates of the active tiles' centres
+    size: np.ndarray  # sqrt(box area): the tile size measure everything is relative to
+    sideways: np.ndarray
+    rows: list[Row]
+    groups: list[Group]
+
+
+def build_layout(boxes: np.ndarray, opts: ReadOptions) -> Layout:
+    centers = (boxes[:, :2] + boxes[:, 2:]) / 2
+    sizes = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
+    size = np.sqrt(sizes[:, 0] * sizes[:, 1])
+    frame = Frame(row_direction(centers))
+    xy = frame.to_frame(centers)
+    rows = fit_rows(xy, _ROW_TOLERANCE * size)
+    rows.sort(key=lambda r: float(np.median(xy[list(r.members), 1])))
+    aspect = box_aspect_angle(sizes)
+    overall = float(np.median(aspect))
+    sideways = np.zeros(len(boxes), dtype=bool)
+    for row in rows:
+        members = list(row.members)
+        reference = float(np.median(aspect[members])) if len(members) >= 3 else overall
+        sideways[members] = np.abs(aspect[members] - reference) > _SIDEWAYS_DEG
+    extent = np.where(sideways, _SIDEWAYS_LENGTH, 1.0)
+    per_width = []  # spacings in smoothed tile sizes, divided by the pair's expected length in tile widths
+    pair_extent = []
+    for row in rows:
+        m = np.asarray(row.members, dtype=int)
+        unit = smooth_sizes(row.members, xy, size, sideways)
+        pair = (extent[m[1:]] + extent[m[:-1]]) / 2.0
+        per_width.append(row_spacings(row.members, xy, unit) / pair)
+        pair_extent.append(pair)
+    every = np.concatenate(per_width) if per_width else np.zeros(0)
+    # Most neighbours in a photo touch, so a low percentile of all spacings is one tile width (in tile sizes).
+    width = float(np.percentile(every, _TOUCHING_PERCENTILE)) if len(every) >= 3 else _DEFAULT_WIDTH
+    groups: list[Group] = []
+    for row_id, (row, spacing, pair) in enumerate(zip(rows, per_width, pair_extent)):
+        reference = local_reference(spacing, width)
+        limits = reference * (1.0 + opts.gap_ratio / pair)
+        for run in split_by_gaps(row.members, spacing, limits):
+            groups.append(Group(run, row_id))
+    return Layout(frame, xy, size, sideways, rows, groups)
+
+
+def type_groups(groups: list[Group], classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> None:
+    """Mark groups that look like melds: 3-4 tiles typing as one, or longer runs of touching melds that show a
+    sideways or face-down tile (a concealed row is never cut into melds without such a sign)."""
+    for group in groups:
+        cls = [int(classes[m]) for m in group.members]
+        if len(cls) in (3, 4):
+            reading = type_group(cls, opts.face_up_kong)
+            if reading.meld is not None or reading.needs_kind:
+                group.pieces = [(0, len(cls))]
+        elif len(cls) >= 6 and (BACK in cls or sideways[group.members].any()):
+            group.pieces = split_into_melds(cls, opts.face_up_kong) or []

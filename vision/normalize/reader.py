@@ -1,0 +1,320 @@
+"""read_hand: detections → concealed tiles, melds, winning tile, with every doubt reported as a warning.
+
+The layout it reads (docs/photo-layout.md): the concealed tiles in one row, the winning tile set apart at the right
+end of that row, each exposed meld as its own group (beside the row or in rows above it), a claimed tile turned
+sideways (an added kong's fourth tile may lie on it), a concealed kong with two or four tiles face down.
+
+Steps: clean the detections → rows and gap-separated groups (layout.py) → meld-like groups → for every group that
+could be the concealed row, a plan (the hand around it: melds, the winning tile, tiles that fit nowhere) → the plan
+whose tile count works out, the longest row first → meld types, winning-tile convention, checks.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from scoring.hand import HandError, Meld, MeldType
+from scoring.tiles import BACK, CLASS_NAMES, COPIES_PER_KIND, N_KINDS, TILE_NAMES, kind_of
+from vision.detections import Detections
+from vision.normalize.cleanup import clean_detections
+from vision.normalize.layout import Group, Layout, build_layout, type_groups
+from vision.normalize.melds import type_group
+from vision.normalize.options import ReadOptions
+from vision.normalize.result import ReadHand, ReadTile, ReadWarning
+
+_IN_LINE = 0.8  # a lone tile within this many tile sizes of the concealed row's line is in line with it
+_ASKEW = 1.6  # a lone tile this close to the row line and inside its span was knocked out of it
+_STACKED = 1.4  # a tile whose centre is this close (tile sizes) to a pung's sideways tile lies on it
+
+
+@dataclass
+class _Plan:
+    """One reading of the hand around a candidate concealed group."""
+
+    concealed: list[int]
+    win: int | None
+    pieces: list[tuple[Group, int]]  # (group, piece start) of each meld used
+    region: list[Group]
+    consistent: bool  # the tile count is one a hand can have
+    askew: list[int] = field(default_factory=list)
+    win_in_row: bool = False  # no tile set apart: the count says the row's last tile is the winning tile
+    apart_unused: bool = False  # a tile lies set apart in line, yet the count says it is not the winning tile
+
+    def rank(self, core: Group, xy: np.ndarray) -> tuple:
+        """Plans compared: a count that works out, no set-apart tile left over, the longest row, the left-most."""
+        return (self.consistent, not self.apart_unused, len(core.members), -float(xy[core.members[0], 0]))
+
+
+def read_hand(dets: Detections, image_size: tuple[int, int], options: ReadOptions | None = None) -> ReadHand:
+    """Read the hand shown in one photo's detections. Never raises for odd input: doubts become warnings."""
+    opts = options or ReadOptions()
+    tiles = [
+        ReadTile(cls=n, conf=float(p), box=tuple(float(v) for v in b), detected_cls=n)
+        for n, p, b in zip(dets.class_names, dets.confidence, dets.xyxy)
+    ]
+    warnings: list[ReadWarning] = []
+    active = clean_detections(dets, opts, warnings)
+    if not active:
+        warnings.append(ReadWarning("no_tiles", "no tiles were found in the photo"))
+        return ReadHand([], [], None, tiles, warnings)
+    return _Reader(dets, active, tiles, warnings, opts).read()
+
+
+class _Reader:
+    """One read: the active tiles' layout while the steps give every tile a role."""
+
+    def __init__(self, dets: Detections, active: list[int], tiles: list[ReadTile], warnings, opts: ReadOptions):
+        self.active = np.array(active)
+        self.tiles = tiles
+        self.warnings = warnings
+        self.opts = opts
+        boxes = dets.xyxy[self.active].astype(np.float64)
+        self.classes = dets.class_id[self.active].astype(int)
+        self.centers = (boxes[:, :2] + boxes[:, 2:]) / 2
+        self.lay: Layout = build_layout(boxes, opts)
+
+    def tile_index(self, member: int) -> int:
+        return int(self.active[member])
+
+    def warn(self, code: str, message: str, members=()) -> None:
+        self.warnings.append(ReadWarning(code, message, tuple(self.tile_index(m) for m in members)))
+
+    def label(self, members) -> str:
+        return " ".join(CLASS_NAMES[self.classes[m]] for m in members)
+
+    def read(self) -> ReadHand:
+        lay = self.lay
+        for member, side in enumerate(lay.sideways):
+            self.tiles[self.tile_index(member)].sideways = bool(side)
+        for group in lay.groups:
+            for m in group.members:
+                self.tiles[self.tile_index(m)].row = group.row
+        type_groups(lay.groups, self.classes, lay.sideways, self.opts)
+        groups = self._attach_stacked(lay.groups)
+        candidates = [g for g in groups if not g.meldlike] or list(groups)
+        plans = [(self._plan(c, groups), c) for c in candidates]
+        plan, _ = max(plans, key=lambda pc: pc[0].rank(pc[1], lay.xy))
+        return self._finish(plan, groups)
+
+    # --- 补杠 shown with the fourth tile lying on the claimed one ---------------------------------------------
+    def _attach_stacked(self, groups: list[Group]) -> list[Group]:
+        lone = [g for g in groups if len(g.members) == 1]
+        used: set[int] = set()
+        for group in groups:
+            for start, stop in group.pieces:
+                members = group.members[start:stop]
+                kinds = {int(self.classes[m]) for m in members}
+                if stop - start != 3 or len(kinds) != 1:
+                    continue
+                turned = [m for m in members if self.lay.sideways[m]]
+                for single in lone:
+                    s = single.members[0]
+                    if id(single) in used or int(self.classes[s]) not in kinds or not turned:
+                        continue
+                    near = min(np.hypot(*(self.centers[s] - self.centers[t])) for t in turned)
+                    if near <= _STACKED * self.lay.size[s]:
+                        group.stacked[start] = s
+                        used.add(id(single))
+                        break
+        return [g for g in groups if id(g) not in used]
+
+    # --- plans -------------------------------------------------------------------------------------------------
+    def _region(self, core: Group, groups: list[Group]) -> list[Group]:
+        """The groups chained to ``core`` by gaps under ``hand_distance`` tile sizes, without much smaller tiles."""
+        size = self.lay.size
+        reach = self.opts.hand_distance * float(np.median(size[core.members]))
+        floor = self.opts.small_ratio * float(np.median(size[core.members]))
+        pending = [g for g in groups if g is not core and float(np.median(size[g.members])) >= floor]
+        region = [core]
+        frontier = [core]
+        while frontier:
+            current = frontier.pop()
+            for group in list(pending):
+                d = self.centers[group.members][:, None, :] - self.centers[current.members][None, :, :]
+                if float(np.hypot(d[..., 0], d[..., 1]).min()) <= reach:
+                    pending.remove(group)
+                    region.append(group)
+                    frontier.append(group)
+        return region
+
+    def _line_offset(self, member: int, core: Group) -> tuple[float, float]:
+        """(distance from the core's row line in tile sizes, position along the row)."""
+        row = self.lay.rows[core.row]
+        x, y = self.lay.xy[member]
+        return abs(y - row.slope * x - row.intercept) / np.hypot(1.0, row.slope) / self.lay.size[member], float(x)
+
+    def _plan(self, core: Group, groups: list[Group]) -> _Plan:
+        region = self._region(core, groups)
+        xs = self.lay.xy[core.members, 0]
+        lo, hi = float(xs.min()), float(xs.max())
+        askew, right, left = [], [], []
+        for group in region:
+            if group is core or len(group.members) != 1 or group.meldlike:
+                continue
+            m = group.members[0]
+            off, x = self._line_offset(m, core)
+            if lo < x < hi and off <= _ASKEW:
+                askew.append(m)
+            elif off <= _IN_LINE and x >= hi:
+                right.append((x - hi, m))
+            elif off <= _IN_LINE and x <= lo:
+                left.append((lo - x, m))
+        apart = min(right)[1] if right else (min(left)[1] if left else None)
+        pieces = [(g, start) for g in region if g is not core for start, _ in g.pieces]
+        pieces.sort(key=lambda p: self._distance(p[0].members, core.members))
+        for k in range(len(pieces), -1, -1):
+            need = 13 - 3 * k
+            for extra in ([], askew) if askew else ([],):
+                concealed = list(core.members) + extra
+                n = len(concealed)
+                if apart is not None and n == need:
+                    return _Plan(concealed, apart, pieces[:k], region, True, extra)
+                if n == need + 1:
+                    last = self._last(concealed)
+                    rest = [m for m in concealed if m != last]
+                    return _Plan(rest, last, pieces[:k], region, True, extra, win_in_row=True,
+                                 apart_unused=apart is not None)
+                if n == need and apart is None:
+                    return _Plan(concealed, None, pieces[:k], region, True, extra)
+        return _Plan(list(core.members), apart, pieces, region, False)
+
+    def _distance(self, a: list[int], b: list[int]) -> float:
+        d = self.centers[a][:, None, :] - self.centers[b][None, :, :]
+        return float(np.hypot(d[..., 0], d[..., 1]).min())
+
+    def _last(self, members: list[int]) -> int:
+        return max(members, key=lambda m: self.lay.xy[m, 0])
+
+    # --- roles, melds, checks ----------------------------------------------------------------------------------
+    def _finish(self, plan: _Plan, groups: list[Group]) -> ReadHand:
+        opts = self.opts
+        if plan.askew:
+            self.warn("tile_off_row", f"{self.label(plan.askew)} lies off the concealed row; counted in it", plan.askew)
+        concealed = list(plan.concealed)
+        win = plan.win
+        if plan.win_in_row and opts.win_tile == "set_apart" and opts.win_tile_kind is None:
+            self.warn("win_tile_not_set_apart", "no tile set apart: the right-most concealed tile read as the winning tile", [win])
+        melds, unresolved, meld_members = self._read_melds(plan.pieces, concealed)
+        stray_backs = [m for m in concealed + ([win] if win is not None else []) if self.classes[m] >= N_KINDS]
+        if stray_backs:
+            self.warn("face_down_outside_kong", "face-down tiles outside a kong are not counted", stray_backs)
+            concealed = [m for m in concealed if m not in stray_backs]
+            win = None if win in stray_backs else win
+        concealed, win = self._win_convention(concealed, win)
+        used = set(concealed) | set(meld_members) | ({win} if win is not None else set())
+        in_region = {m for g in plan.region for m in g.members} | {s for g in plan.region for s in g.stacked.values()}
+        near = sorted(m for m in in_region - used if m not in stray_backs)
+        far = sorted(set(range(len(self.active))) - in_region - used)
+        if near:
+            self.warn("not_in_hand", f"{self.label(near)}: near the hand but fit nowhere in it; ignored", near)
+        if far:
+            self.warn("far_from_hand", f"{len(far)} tile(s) away from the hand ignored (discards?)", far)
+        for m in concealed:
+            self.tiles[self.tile_index(m)].group = "concealed"
+        if win is not None:
+            self.tiles[self.tile_index(win)].group = "win"
+        concealed_kinds = [int(self.classes[m]) for m in concealed]
+        win_kind = int(self.classes[win]) if win is not None else None
+        self._check(concealed_kinds, win_kind, melds, unresolved)
+        return ReadHand(concealed_kinds, melds, win_kind, self.tiles, self.warnings, unresolved)
+
+    def _win_convention(self, concealed: list[int], win: int | None) -> tuple[list[int], int | None]:
+        opts = self.opts
+        pool = concealed + ([win] if win is not None else [])
+        if opts.win_tile == "none":
+            concealed, win = pool, None
+        elif opts.win_tile == "last" and pool:
+            win = self._last(pool)
+            concealed = [m for m in pool if m != win]
+        if opts.win_tile_kind is not None:
+            kind = kind_of(opts.win_tile_kind)
+            matches = [m for m in pool if self.classes[m] == kind]
+            if not matches:
+                self.warn("win_tile_not_found", f"the named winning tile {TILE_NAMES[kind]} is not among the concealed tiles")
+            else:
+                win = win if win is not None and self.classes[win] == kind else self._last(matches)
+                concealed = [m for m in pool if m != win]
+        return sorted(concealed, key=lambda m: self.lay.xy[m, 0]), win
+
+    def _read_melds(self, pieces: list[tuple[Group, int]], concealed: list[int]):
+        lay = self.lay
+        ordered = sorted(pieces, key=lambda p: (p[0].row, lay.xy[p[0].members[p[1]], 0]))
+        named = [kind_of(k) for k in self.opts.concealed_kong_kinds]
+        melds: list[Meld] = []
+        unresolved = 0
+        used: list[int] = []
+        for group, start in ordered:
+            stop = dict(group.pieces)[start]
+            members = group.members[start:stop]
+            stacked = group.stacked.get(start)
+            classes = [int(self.classes[m]) for m in members]
+            kind = named.pop(0) if named and len(members) == 4 and all(c == BACK for c in classes) else None
+            reading = type_group(classes, self.opts.face_up_kong, kind)
+            for m, cls in zip(members, reading.classes):
+                self.tiles[self.tile_index(m)].cls = CLASS_NAMES[cls]
+            if reading.code:
+                self.warn(reading.code, reading.message, members)
+            if reading.meld is None and not reading.needs_kind:
+                concealed.extend(members)  # cannot happen for a typed piece; kept so no tile is lost
+                continue
+            used.extend(members)
+            if reading.needs_kind:
+                unresolved += 1
+                for m in members:
+                    self.tiles[self.tile_index(m)].group = "meld"
+                continue
+            meld = reading.meld
+            if stacked is not None:
+                meld = Meld(MeldType.KONG_ADDED, meld.tiles + (meld.tiles[0],))
+                members = members + [stacked]
+                used.append(stacked)
+            meld = self._override(len(melds), meld, members)
+            for m in members:
+                tile = self.tiles[self.tile_index(m)]
+                tile.group, tile.meld = "meld", len(melds)
+            melds.append(meld)
+        if named:
+            self.warn("unused_kong_kinds", f"{len(named)} named concealed kong kind(s) had no four-back kong to go to")
+        return melds, unresolved, used
+
+    def _override(self, index: int, meld: Meld, members: list[int]) -> Meld:
+        wanted = self.opts.meld_types.get(index)
+        if wanted is None or wanted == meld.type.value:
+            return meld
+        try:
+            switched = Meld(MeldType(wanted), meld.tiles)
+        except HandError as exc:
+            self.warn("meld_type_rejected", f"meld {index}: {exc}", members)
+            return meld
+        indices = {self.tile_index(m) for m in members}
+        self.warnings[:] = [w for w in self.warnings if not (w.code == "kong_type_assumed" and set(w.tiles) <= indices)]
+        return switched
+
+    def _check(self, concealed: list[int], win: int | None, melds: list[Meld], unresolved: int) -> None:
+        hand = [i for i, t in enumerate(self.tiles) if t.group in ("concealed", "win", "meld")]
+        low = [i for i in hand if self.tiles[i].conf < self.opts.low_confidence]
+        if low:
+            self.warnings.append(ReadWarning("low_confidence", f"{len(low)} tile(s) read with low confidence: check them", tuple(low)))
+        if win is None and self.opts.win_tile != "none":
+            self.warnings.append(ReadWarning(
+                "no_win_tile", "no winning tile found: set it apart at the right end of the concealed row, or name it"))
+        n_melds = len(melds) + unresolved
+        expected = 13 - 3 * n_melds
+        if len(concealed) != expected:
+            kongs = sum(m.is_kong for m in melds) + unresolved
+            total = len(concealed) + (win is not None) + sum(len(m.tiles) for m in melds) + 4 * unresolved
+            self.warnings.append(ReadWarning(
+                "wrong_tile_count",
+                f"{total} tiles read with {n_melds} meld(s) and {kongs} kong(s): a winning hand has {14 + kongs} "
+                f"({expected} concealed plus the winning tile; {len(concealed)} concealed read)",
+            ))
+        counts = Counter(concealed + ([win] if win is not None else []))
+        for meld in melds:
+            counts.update(meld.tiles)
+        for kind, count in sorted(counts.items()):
+            if count > COPIES_PER_KIND:
+                self.warnings.append(ReadWarning(
+                    "too_many_copies", f"{count} copies of {TILE_NAMES[kind]} read: a set has {COPIES_PER_KIND}"))

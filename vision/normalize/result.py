@@ -1,0 +1,88 @@
+"""What the normalizer returns: the read hand, every detected tile with its role, and warnings as data."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from scoring.hand import Context, Hand, HandError, Meld
+from scoring.tiles import format_compact
+
+Role = Literal["concealed", "win", "meld", "ignored"]
+
+
+@dataclass
+class ReadTile:
+    """One detection and where the reader put it. ``cls`` is what the tile was read as (a blank 白 next to backs
+    can be read as ``back`` and the other way round); ``detected_cls`` is what the detector said."""
+
+    cls: str
+    conf: float
+    box: tuple[float, float, float, float]
+    group: Role = "ignored"
+    meld: int | None = None  # index into ReadHand.melds when group == "meld"
+    row: int | None = None
+    sideways: bool = False
+    detected_cls: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "cls": self.cls,
+            "conf": round(float(self.conf), 4),
+            "box": [round(float(v), 1) for v in self.box],
+            "group": self.group,
+            "meld": self.meld,
+            "row": self.row,
+            "sideways": self.sideways,
+        }
+        if self.detected_cls and self.detected_cls != self.cls:
+            out["detected_cls"] = self.detected_cls
+        return out
+
+
+@dataclass(frozen=True)
+class ReadWarning:
+    """Something the user should check. ``code`` is stable; ``tiles`` are indices into ReadHand.tiles."""
+
+    code: str
+    message: str
+    tiles: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {"code": self.code, "message": self.message, "tiles": list(self.tiles)}
+
+
+@dataclass
+class ReadHand:
+    """The hand as read. ``concealed`` excludes the winning tile (golden.json's ``hand``)."""
+
+    concealed: list[int]
+    melds: list[Meld]
+    win_tile: int | None
+    tiles: list[ReadTile]
+    warnings: list[ReadWarning] = field(default_factory=list)
+    unresolved_kongs: int = 0  # kongs shown as four backs whose kind the user has not named
+
+    @property
+    def warning_codes(self) -> list[str]:
+        return [w.code for w in self.warnings]
+
+    def to_hand(self, context: Context | None = None) -> Hand:
+        """The scorer's Hand; raises HandError (with its .code) when the read hand cannot be one."""
+        if self.unresolved_kongs:
+            raise HandError(
+                f"{self.unresolved_kongs} kong(s) shown as four face-down tiles: name their kind "
+                "(ReadOptions.concealed_kong_kinds, --kong-kind)",
+                "kong_kind_unknown",
+            )
+        return Hand(tuple(self.concealed), tuple(self.melds), self.win_tile, context or Context())
+
+    def to_json(self) -> dict[str, Any]:
+        """The ``mjsnap read --json`` object."""
+        return {
+            "concealed": format_compact(self.concealed),
+            "melds": [{"type": m.type.value, "tiles": format_compact(m.tiles)} for m in self.melds],
+            "win_tile": format_compact([self.win_tile]) if self.win_tile is not None else None,
+            "tiles": [t.to_json() for t in self.tiles],
+            "warnings": [w.to_json() for w in self.warnings],
+        }

@@ -1,0 +1,123 @@
+"""Rows as fitted lines and groups as gap-separated runs along them.
+
+Perspective keeps a straight row straight but turns rows by different angles, so each row gets its own line:
+a RANSAC over tile pairs (every pair is a candidate, so the result is deterministic) picks the line with the most
+tiles near it, a least-squares refit settles it, its tiles leave the pool, and the next row is fitted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+_MAX_SLOPE = np.tan(np.radians(25.0))  # a row leans at most this much from the dominant direction
+_REFITS = 2
+
+
+@dataclass(frozen=True)
+class Row:
+    members: tuple[int, ...]  # tile indices sorted along the row
+    slope: float
+    intercept: float  # y = slope * x + intercept in frame coordinates
+
+
+def _line_through(points: np.ndarray) -> tuple[float, float]:
+    if len(points) < 2 or np.ptp(points[:, 0]) < 1e-9:
+        return 0.0, float(np.mean(points[:, 1]))
+    slope, intercept = np.polyfit(points[:, 0], points[:, 1], 1)
+    slope = float(np.clip(slope, -_MAX_SLOPE, _MAX_SLOPE))
+    return slope, float(np.mean(points[:, 1] - slope * points[:, 0]))
+
+
+def _distances(points: np.ndarray, slope: float, intercept: float) -> np.ndarray:
+    return np.abs(points[:, 1] - slope * points[:, 0] - intercept) / np.hypot(1.0, slope)
+
+
+def fit_rows(xy: np.ndarray, tolerance: np.ndarray) -> list[Row]:
+    """Partition tiles (frame coordinates ``xy``) into rows, longest first; a tile is on a line when its centre is
+    within its ``tolerance`` (pixels) of it."""
+    remaining = np.arange(len(xy))
+    rows: list[Row] = []
+    while len(remaining):
+        pts = xy[remaining]
+        tol = tolerance[remaining]
+        inliers = np.zeros(len(remaining), dtype=bool)
+        inliers[0] = True
+        slope, intercept = 0.0, float(pts[0, 1])
+        if len(remaining) > 1:
+            i, j = np.triu_indices(len(remaining), k=1)
+            dx = pts[j, 0] - pts[i, 0]
+            dy = pts[j, 1] - pts[i, 1]
+            ok = np.abs(dy) <= _MAX_SLOPE * np.abs(dx)
+            if ok.any():
+                i, j, dx, dy = i[ok], j[ok], dx[ok], dy[ok]
+                slopes = dy / dx
+                intercepts = pts[i, 1] - slopes * pts[i, 0]
+                resid = np.abs(pts[None, :, 1] - slopes[:, None] * pts[None, :, 0] - intercepts[:, None])
+                resid /= np.hypot(1.0, slopes)[:, None]
+                hits = resid < tol[None, :]
+                score = hits.sum(axis=1) - np.where(hits, resid / tol[None, :], 0).sum(axis=1) * 1e-3
+                best = int(np.argmax(score))
+                slope, intercept, inliers = float(slopes[best]), float(intercepts[best]), hits[best]
+                for _ in range(_REFITS):
+                    slope, intercept = _line_through(pts[inliers])
+                    refit = _distances(pts, slope, intercept) < tol
+                    if refit.sum() < 2:
+                        break
+                    inliers = refit
+        members = remaining[inliers]
+        members = members[np.argsort(xy[members, 0])]
+        rows.append(Row(tuple(int(m) for m in members), slope, intercept))
+        remaining = remaining[~inliers]
+    return rows
+
+
+def smooth_sizes(members: tuple[int, ...], xy: np.ndarray, size: np.ndarray, sideways: np.ndarray) -> np.ndarray:
+    """Tile size along a row as a straight-line fit over its upright tiles: perspective changes it smoothly, while
+    one tile's box (turned sideways, knocked askew) would add noise."""
+    m = np.asarray(members, dtype=int)
+    upright = m[~sideways[m]]
+    basis = upright if len(upright) >= 3 else m
+    if len(basis) < 3 or np.ptp(xy[basis, 0]) < 1e-6:
+        return np.full(len(m), float(np.median(size[basis])))
+    slope, intercept = np.polyfit(xy[basis, 0], size[basis], 1)
+    fitted = slope * xy[m, 0] + intercept
+    return np.clip(fitted, 0.5 * size[basis].min(), 2.0 * size[basis].max())
+
+
+def row_spacings(members: tuple[int, ...], xy: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """Centre-to-centre distances of consecutive tiles of a row (sorted along), in ``unit`` (one per member).
+
+    Centres are not moved by the shear that perspective gives a box, so touching tiles keep one spacing all along a
+    row; only a gap (or a tile turned sideways, which is longer) makes it bigger.
+    """
+    m = np.asarray(members, dtype=int)
+    if len(m) < 2:
+        return np.zeros(0)
+    step = np.hypot(*(xy[m[1:]] - xy[m[:-1]]).T)
+    return step / ((unit[1:] + unit[:-1]) / 2.0)
+
+
+def local_reference(per_width: np.ndarray, fallback: float, window: int = 3) -> np.ndarray:
+    """For each spacing, the median of its neighbours' spacings within ``window`` (itself left out), held within
+    15-20 % of the photo-wide ``fallback``; the fallback alone where a row has too few spacings."""
+    out = np.full(len(per_width), fallback)
+    for k in range(len(per_width)):
+        around = np.r_[per_width[max(0, k - window):k], per_width[k + 1:k + 1 + window]]
+        if len(around) >= 2:
+            out[k] = float(np.clip(np.median(around), 0.85 * fallback, 1.2 * fallback))
+    return out
+
+
+def split_by_gaps(members: tuple[int, ...], spacings: np.ndarray, limits: np.ndarray) -> list[list[int]]:
+    """Cut a row (sorted along) wherever the spacing of two tiles exceeds its limit."""
+    if not members:
+        return []
+    groups: list[list[int]] = [[members[0]]]
+    for cur, spacing, limit in zip(members[1:], spacings, limits):
+        if spacing > limit:
+            groups.append([cur])
+        else:
+            groups[-1].append(cur)
+    return groups
