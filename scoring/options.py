@@ -28,7 +28,7 @@ Switches can be set from text with dotted keys (the CLI's ``--option key=value``
 | weinan.plain_robbing_kong | false | bool | [A12] may a 1番 hand rob a kong |
 | weinan.extra_root | per_root | per_root, once | [A13] 双根/三根 "+2": per extra root or once |
 | weinan.multi_win_three | winners_pay_discarder | winners_pay_discarder, discarder_pays | [A14] 一炮多响 with 3 winners |
-| weinan.after_kong_discard_kong | winner_exempt | winner_exempt, all_pay | [A15] 杠后点胡: does the winner pay the discarder's kong |
+| weinan.after_kong_discard_kong | winner_exempt | winner_exempt, all_pay | [A15] 杠后点胡: winner pays that kong? |
 | weinan.table_overrides | {"大对子+天胡": 9} | {"item+item": fan} | table row 4 天胡大对 printed as 9 (sum 8) |
 
 Row 52 of the Weinan table (清一海底捞七小对 11) is a typo of row 13 (same items, 12): the additive rule gives 12

@@ -70,7 +70,8 @@ def test_paozi_discarder_only_switch():
 def test_dealer_doubling_everything_switch():
     """[A5] the narrative reading doubles 炮子 too when the dealer is involved."""
     base = win(PLAIN, "5z", winner=1, discarder=2, bets=[1, 1, 0, 0])
-    doubled = win(PLAIN, "5z", winner=1, discarder=2, bets=[1, 1, 0, 0], options=opts(shaanxi__dealer_doubling="everything"))
+    everything = opts(shaanxi__dealer_doubling="everything")
+    doubled = win(PLAIN, "5z", winner=1, discarder=2, bets=[1, 1, 0, 0], options=everything)
     assert base.item_pairs() == [["hu", 12], ["paozi", 12]]  # (1+1)*3 + (0+1)*3*2
     assert doubled.item_pairs() == [["hu", 12], ["paozi", 18]]
     assert sum(doubled.deltas) == 0

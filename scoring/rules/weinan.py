@@ -3,7 +3,7 @@
 Total 番 = best shape reading (七小对 / 豪华七小对 + extra 根, or 金钩钓 / 大对子 / nothing + 根 + extra 根)
 + 清一 + situational items (杠上花, 天胡, 地胡, 海底捞, 杠后点胡); a total of 0 is 1 (自摸, or 平胡 which may
 not win on a discard). This additive rule reproduces 52 of the 54 组合牌型 table rows; row 4 is a configured
-override (``weinan.table_overrides``) and row 52 a typo (see items/weinan/table_override.py).
+override of the total (``weinan.table_overrides``) and row 52 a typo (see items/weinan/table_override.py).
 Payers: self-draw -> the other three pay the full 番 each; discard, 地胡, 杠后点胡 -> the discarder; 抢杠 -> the
 player whose kong was robbed (the robbed kong scores nothing). The winner's own kongs are paid beside the 番.
 """
@@ -52,12 +52,10 @@ class Weinan(RuleSet):
         check_missing_suit(sit)
         shape, pattern = best_reading(sit)
         items = pattern + [i for i in [QingYi().evaluate(sit)] if i] + situational_items(sit)
-        override = TableOverride().evaluate(sit, items)
-        if override is not None:
-            items.append(override)
         if not items:
             items = [lone_item(sit)]
-        fan = sum(item.value for item in items)
+        printed = TableOverride().evaluate(sit, items)
+        fan = sum(item.value for item in items) if printed is None else printed
         point = sit.options.weinan.point_value
         for payer in fan_payers(sit):
             ledger.pay("fan", payer, sit.winner, fan * point)

@@ -16,4 +16,6 @@ class DaDuiZi(Item):
     fan = 2
 
     def evaluate(self, sit: Situation, reading: Decomposition) -> ScoreItem | None:
-        return self.make(self.fan, "every set is a pung or kong") if all(b.type != CHOW for b in reading.blocks) else None
+        if any(b.type == CHOW for b in reading.blocks):
+            return None
+        return self.make(self.fan, "every set is a pung or kong")

@@ -15,4 +15,6 @@ class DiHu(Item):
 
     def evaluate(self, sit: Situation) -> ScoreItem | None:
         ctx = sit.ctx
-        return self.make(self.fan, "won on the dealer's first discard") if ctx.earthly else None
+        if not ctx.earthly:
+            return None
+        return self.make(self.fan, "won on the dealer's first discard")

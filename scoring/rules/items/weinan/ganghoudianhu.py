@@ -15,4 +15,6 @@ class GangHouDianHu(Item):
 
     def evaluate(self, sit: Situation) -> ScoreItem | None:
         ctx = sit.ctx
-        return self.make(self.fan, "won on the discard made right after the discarder's kong") if ctx.after_kong_discard and not ctx.is_self_draw else None
+        if not ctx.after_kong_discard or ctx.is_self_draw:
+            return None
+        return self.make(self.fan, "won on the discard made right after the discarder's kong")

@@ -15,4 +15,6 @@ class GangShangHua(Item):
 
     def evaluate(self, sit: Situation) -> ScoreItem | None:
         ctx = sit.ctx
-        return self.make(self.fan, "self-draw on the kong replacement tile") if ctx.kong_replacement and ctx.is_self_draw else None
+        if not (ctx.kong_replacement and ctx.is_self_draw):
+            return None
+        return self.make(self.fan, "self-draw on the kong replacement tile")

@@ -15,4 +15,6 @@ class HaiDiLao(Item):
 
     def evaluate(self, sit: Situation) -> ScoreItem | None:
         ctx = sit.ctx
-        return self.make(self.fan, "self-drew the last tile") if ctx.last_tile and ctx.is_self_draw else None
+        if not (ctx.last_tile and ctx.is_self_draw):
+            return None
+        return self.make(self.fan, "self-drew the last tile")

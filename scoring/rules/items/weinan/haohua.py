@@ -13,4 +13,6 @@ class HaoHuaQiXiaoDui(Item):
     fan = 5
 
     def evaluate(self, quads: int) -> ScoreItem | None:
-        return self.make(self.fan, f"seven pairs with {quads} set(s) of four identical tiles") if quads >= 1 else None
+        if quads < 1:
+            return None
+        return self.make(self.fan, f"seven pairs with {quads} set(s) of four identical tiles")

@@ -15,4 +15,6 @@ class JinGouDiao(Item):
     fan = 3
 
     def evaluate(self, sit: Situation, reading: Decomposition) -> ScoreItem | None:
-        return self.make(self.fan, "four melds down, won on the single tile left") if len(sit.hand.melds) == 4 else None
+        if len(sit.hand.melds) != 4:
+            return None
+        return self.make(self.fan, "four melds down, won on the single tile left")

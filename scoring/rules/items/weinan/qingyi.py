@@ -15,4 +15,6 @@ class QingYi(Item):
 
     def evaluate(self, sit: Situation) -> ScoreItem | None:
         suits = suits_in(sit.hand)
-        return self.make(self.fan, f"every tile is {''.join(suits)}") if len(suits) == 1 else None
+        if len(suits) != 1:
+            return None
+        return self.make(self.fan, f"every tile is {''.join(suits)}")

@@ -13,4 +13,6 @@ class QiXiaoDui(Item):
     fan = 3
 
     def evaluate(self, quads: int) -> ScoreItem | None:
-        return self.make(self.fan, "seven distinct pairs") if quads == 0 else None
+        if quads != 0:
+            return None
+        return self.make(self.fan, "seven distinct pairs")

@@ -15,4 +15,6 @@ class TianHu(Item):
 
     def evaluate(self, sit: Situation) -> ScoreItem | None:
         ctx = sit.ctx
-        return self.make(self.fan, "dealer complete after the deal") if ctx.heavenly else None
+        if not ctx.heavenly:
+            return None
+        return self.make(self.fan, "dealer complete after the deal")
