@@ -1,0 +1,50 @@
+"""`mjsnap synth --n N --out DIR --seed S`: write a synthetic photo set (images, YOLO labels, layout JSON,
+data.yaml; see vision/synth/writer.py). Deterministic by seed; ../shared/tileart art is used when present."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+
+def synth(
+    n: int = typer.Option(..., "--n", min=1, help="number of photos"),
+    out: Path = typer.Option(..., "--out", help="output folder (created; files of the same names are replaced)"),
+    seed: int = typer.Option(0, "--seed", min=0, help="photo i of seed S is always the same"),
+    val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.99, help="share written to val"),
+    workers: int = typer.Option(1, "--workers", min=1, help="worker processes"),
+    imgsz_min: int = typer.Option(640, "--imgsz-min", min=64, help="smallest long side of a photo"),
+    imgsz_max: int = typer.Option(1280, "--imgsz-max", min=64, help="largest long side of a photo"),
+    max_tilt: float = typer.Option(50.0, "--max-tilt", min=0.0, max=70.0, help="largest camera tilt, degrees"),
+    no_art: bool = typer.Option(False, "--no-art", help="only our own drawn faces, even when ../shared exists"),
+) -> None:
+    """Generate synthetic mahjong hand photos with exact labels and meld ground truth."""
+    from rich.console import Console
+
+    from mjsnap.paths import shared_dir
+    from vision.synth.scene import SynthOptions
+    from vision.synth.writer import write_dataset
+
+    console = Console(stderr=True)
+    shared = shared_dir()
+    tileart = None if no_art or shared is None else shared / "tileart"
+    try:
+        options = SynthOptions(imgsz_min=imgsz_min, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart)
+    except ValueError as exc:
+        console.print(f"[red]mjsnap synth: {exc}[/red]", highlight=False)
+        raise typer.Exit(2) from None
+    console.print(f"synth: {n} photos -> {out} (seed {seed}, art sets: {'yes' if tileart else 'no'})")
+    start = time.perf_counter()
+    tiles = 0
+    for done, photo in enumerate(write_dataset(out, n, seed, val_fraction, workers, options), start=1):
+        tiles += photo.tiles
+        if done % 100 == 0 or done == n:
+            rate = done / (time.perf_counter() - start)
+            console.print(f"  {done}/{n} photos, {tiles} tiles, {rate:.1f} photos/s", highlight=False)
+    console.print(f"done in {time.perf_counter() - start:.1f} s: {out / 'data.yaml'}")
+
+
+def register(app: typer.Typer) -> None:
+    app.command("synth")(synth)

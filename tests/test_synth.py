@@ -1,0 +1,157 @@
+"""The synthetic photo generator: deterministic, labels that match what was drawn, the contract's file layout."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scoring.hand import Hand
+from scoring.shapes import is_complete
+from scoring.tiles import BACK, CLASS_NAMES
+from vision.synth import scene as scene_module
+from vision.synth.hands import random_hand
+from vision.synth.scene import SynthOptions, _visible_box, make_sample
+from vision.synth.writer import write_dataset
+
+SMALL = SynthOptions(imgsz_min=256, imgsz_max=384, tileart=None)
+MAGENTA = np.array([255.0, 0.0, 255.0], np.float32)
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_same_seed_gives_identical_files_and_workers_do_not_matter(tmp_path: Path) -> None:
+    a, b, c = tmp_path / "a", tmp_path / "b", tmp_path / "c"
+    list(write_dataset(a, 4, seed=5, val_fraction=0.25, options=SMALL))
+    list(write_dataset(b, 4, seed=5, val_fraction=0.25, workers=2, options=SMALL))
+    list(write_dataset(c, 4, seed=6, val_fraction=0.25, options=SMALL))
+    fa, fb, fc = _files(a), _files(b), _files(c)
+    assert {k: v for k, v in fa.items() if k != "data.yaml"} == {k: v for k, v in fb.items() if k != "data.yaml"}
+    images_a = [v for k, v in fa.items() if k.endswith(".jpg")]
+    images_c = [v for k, v in fc.items() if k.endswith(".jpg")]
+    assert len(images_a) == 4 and not set(images_a) & set(images_c)
+
+
+def test_dataset_layout_and_json_match_the_txt_labels(tmp_path: Path) -> None:
+    list(write_dataset(tmp_path, 5, seed=1, val_fraction=0.4, options=SMALL))
+    assert sorted(p.name for p in (tmp_path / "images" / "val").iterdir()) == [
+        "synth_s1_000003.jpg", "synth_s1_000004.jpg"]
+    data = (tmp_path / "data.yaml").read_text()
+    assert "nc: 36" in data and "  34: back" in data and "  35: flower" in data
+    for label in sorted((tmp_path / "labels").rglob("*.txt")):
+        split, name = label.parent.name, label.stem
+        layout = json.loads((tmp_path / "layouts" / split / f"{name}.json").read_text())
+        assert layout["image"] == f"images/{split}/{name}.jpg" and (tmp_path / layout["image"]).exists()
+        lines = [line.split() for line in label.read_text().splitlines()]
+        assert len(lines) == len(layout["tiles"]) > 0
+        W, H = layout["width"], layout["height"]
+        for line, tile in zip(lines, layout["tiles"]):
+            cls, cx, cy, w, h = int(line[0]), *map(float, line[1:])
+            assert CLASS_NAMES[cls] == tile["cls"]
+            x1, y1, x2, y2 = tile["box"]
+            assert 0 <= x1 < x2 <= W and 0 <= y1 < y2 <= H
+            assert (cx * W, cy * H, w * W, h * H) == pytest.approx(((x1 + x2) / 2, (y1 + y2) / 2, x2 - x1, y2 - y1),
+                                                                  abs=0.02)
+            assert tile["role"] in ("concealed", "win", "meld", "discard", "clutter")
+            assert (tile["meld"] is not None) == (tile["role"] == "meld")
+            assert tile["face_down"] == (tile["cls"] == "back")
+        hand = layout["hand"]
+        Hand.parse(hand["concealed"], hand["melds"], hand["win_tile"])  # a valid hand with the right tile count
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_hands_are_valid_and_winning_ones_are_complete(seed: int) -> None:
+    spec = random_hand(np.random.default_rng([seed, 0]))
+    hand = Hand.parse("".join(f"{CLASS_NAMES[k]} " for k in spec.concealed),
+                      [m.to_json() for m in spec.melds],
+                      CLASS_NAMES[spec.win_tile] if spec.win_tile is not None else None)
+    if spec.shape == "not_winning":
+        assert hand.win_tile is None
+    else:
+        assert is_complete(hand.closed_tiles, hand.melds), spec
+
+
+def _flat_photo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Draw onto a magenta table with no light or lens effects, so tile pixels can be told from the table."""
+    monkeypatch.setattr(scene_module, "random_background",
+                        lambda rng, h, w: ("magenta", np.broadcast_to(MAGENTA, (h, w, 3)).copy()))
+    monkeypatch.setattr(scene_module, "photo_effects", lambda img, rng: np.clip(img, 0, 255).astype(np.uint8))
+
+
+def _tile_pixels(image: np.ndarray) -> np.ndarray:
+    """True where a tile is drawn: magenta table and its (darkened magenta) shadows are excluded."""
+    img = image.astype(np.int32)
+    return (np.abs(img[..., 0] - img[..., 2]) > 40) | (img[..., 1] > 40)
+
+
+@pytest.mark.parametrize("index", range(12))
+def test_labels_match_what_was_drawn(monkeypatch: pytest.MonkeyPatch, index: int) -> None:
+    _flat_photo(monkeypatch)
+    sample = make_sample(11, index, SMALL)
+    H, W = sample.image.shape[:2]
+    tiles = _tile_pixels(sample.image)
+    covered = np.zeros_like(tiles)
+    for t in sample.tiles:
+        x1, y1, x2, y2 = t.box
+        assert 0 <= x1 < x2 <= W and 0 <= y1 < y2 <= H
+        box = tiles[int(y1):int(np.ceil(y2)), int(x1):int(np.ceil(x2))]
+        assert box.mean() > 0.3, f"labelled box {t} is mostly empty: nothing (or a hidden tile) drawn there"
+        covered[max(int(y1) - 2, 0):int(np.ceil(y2)) + 2, max(int(x1) - 2, 0):int(np.ceil(x2)) + 2] = True
+    if sample.scene["tiles_drawn"] == sample.scene["tiles_labelled"]:
+        outside = tiles & ~covered
+        assert outside.sum() <= 0.002 * tiles.sum() + 5, "tile pixels drawn outside every label"
+
+
+@pytest.mark.parametrize("index", range(40))
+def test_label_counts_and_classes_equal_the_hand(index: int) -> None:
+    sample = make_sample(21, index, SMALL)
+    hand_labels = [t for t in sample.tiles if t.role in ("concealed", "win", "meld")]
+    shown = list(sample.hand.concealed) + [m for meld in sample.hand.melds for m in meld.tiles]
+    if sample.hand.win_tile is not None:
+        shown.append(sample.hand.win_tile)
+    if not sample.scene["hand_tiles_labelled"]:
+        pytest.skip("part of the hand is out of frame in this photo")
+    assert len(hand_labels) == len(shown) == 13 + (sample.hand.win_tile is not None) + sum(
+        len(m.tiles) == 4 for m in sample.hand.melds)
+    faces = Counter(t.cls for t in hand_labels if t.cls != BACK)
+    assert not faces - Counter(shown), "a labelled face is not in the hand"
+    backs = sum(t.cls == BACK for t in hand_labels)
+    concealed_kongs = [m for m in sample.hand.melds if m.type == "kong_concealed"]
+    assert backs in range(0, 4 * len(concealed_kongs) + 1)
+    assert all(t.cls == BACK for t in hand_labels if t.face_down)
+    wins = [t for t in hand_labels if t.role == "win"]
+    assert [t.cls for t in wins] == ([sample.hand.win_tile] if sample.hand.win_tile is not None else [])
+    for t in hand_labels:
+        if t.role == "meld":
+            meld = sample.hand.melds[t.meld]
+            assert t.cls == BACK or t.cls in meld.tiles
+
+
+def test_mostly_out_of_frame_tiles_get_no_label() -> None:
+    square = np.array([[-10.0, 10], [30, 10], [30, 60], [-10, 60]])  # 75% inside a 100x100 photo
+    assert _visible_box(square, 100, 100) == (0.0, 10.0, 30.0, 60.0)
+    assert _visible_box(square - [20, 0], 100, 100) is None  # 25% inside
+    assert _visible_box(square + [200, 0], 100, 100) is None  # not in the photo at all
+    assert _visible_box(np.array([[10.0, 10], [12, 10], [12, 40], [10, 40]]), 100, 100) is None  # too thin
+
+
+def test_synth_works_without_shared_and_uses_art_when_present(shared: Path) -> None:
+    with_art = SynthOptions(imgsz_min=256, imgsz_max=320, tileart=shared / "tileart")
+    styles = {make_sample(2, i, with_art).scene["style"] for i in range(16)}
+    assert any(not s.startswith("drawn:") for s in styles) and any(s.startswith("drawn:") for s in styles)
+    assert all(make_sample(2, i, SMALL).scene["style"].startswith("drawn:") for i in range(4))
+
+
+def test_bad_options_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="image size range"):
+        SynthOptions(imgsz_min=800, imgsz_max=640)
+    with pytest.raises(ValueError, match="--n"):
+        list(write_dataset(tmp_path, 0, seed=1))
+    with pytest.raises(ValueError, match="--val-fraction"):
+        list(write_dataset(tmp_path, 3, seed=1, val_fraction=1.0))
+

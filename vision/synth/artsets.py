@@ -1,0 +1,88 @@
+"""Tile faces from the three art sets in ../shared/tileart, read at run time when the folder is present.
+
+Each set becomes one or more styles: a dict class id -> list of RGB face arrays at drawn.BASE_SIZE. Faces keep their
+own face colour; fluffystuff's transparent face layers are laid over an ivory (Regular) or dark (Black) face.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from scoring.tiles import CLASS_NAMES
+from vision.synth.drawn import BASE_SIZE
+
+Faces = dict[int, list[np.ndarray]]
+
+
+def _class_id(name: str | None) -> int | None:
+    """Canonical class of a map.json value; red-five variants ("5m (red five variant)") count as their five."""
+    if not name:
+        return None
+    token = name.split()[0]
+    return CLASS_NAMES.index(token) if token in CLASS_NAMES else None
+
+
+def _fit(img: Image.Image, background: tuple[int, int, int] | None = None) -> np.ndarray:
+    rgba = img.convert("RGBA")
+    if background is not None:
+        base = Image.new("RGBA", rgba.size, background + (255,))
+        rgba = Image.alpha_composite(base, rgba)
+    arr = np.asarray(rgba.convert("RGB"))
+    return cv2.resize(arr, BASE_SIZE, interpolation=cv2.INTER_AREA)
+
+
+def _fluffy(root: Path, folder: str, face: tuple[int, int, int]) -> Faces:
+    mapping = json.loads((root / "map.json").read_text())["map"]
+    faces: Faces = {}
+    for stem, name in mapping.items():
+        cls = _class_id(name)
+        path = root / "Export" / folder / f"{stem}.png"
+        if cls is None or not path.exists():
+            continue
+        if cls == CLASS_NAMES.index("back"):
+            continue  # the renderer draws backs in the tile's own back colour
+        img = Image.open(path)
+        # The art leaves a margin for the body; crop to the face area so it fills the face like the other sets.
+        w, h = img.size
+        faces.setdefault(cls, []).append(_fit(img.crop((int(0.06 * w), int(0.05 * h), int(0.94 * w),
+                                                          int(0.95 * h))), face))
+    return faces
+
+
+def _flat(root: Path, mapping: dict[str, str], pattern: str) -> Faces:
+    faces: Faces = {}
+    for stem, name in mapping.items():
+        cls = _class_id(name)
+        path = root / pattern.format(stem=stem)
+        if cls is None or not path.exists():
+            continue
+        faces.setdefault(cls, []).append(_fit(Image.open(path)))
+    return faces
+
+
+@lru_cache(maxsize=None)
+def load_art_styles(tileart: Path | None) -> dict[str, Faces]:
+    """Styles found under `tileart` (../shared/tileart); {} when it is None or missing."""
+    if tileart is None or not tileart.is_dir():
+        return {}
+    styles: dict[str, Faces] = {}
+    fluffy = tileart / "fluffystuff"
+    if (fluffy / "map.json").exists():
+        styles["fluffy_regular"] = _fluffy(fluffy, "Regular", (244, 242, 236))
+        styles["fluffy_black"] = _fluffy(fluffy, "Black", (40, 40, 44))
+    gleitz = tileart / "gleitz"
+    if (gleitz / "map.json").exists():
+        styles["gleitz"] = _flat(gleitz, json.loads((gleitz / "map.json").read_text()), "{stem}.png")
+    ffalt = tileart / "ffalt_uni_wikimedia_pd"
+    if (ffalt / "map.json").exists():
+        mapping = json.loads((ffalt / "map.json").read_text())["map"]
+        styles["ffalt_uni"] = _flat(ffalt, mapping, "png/uni_{stem}.png")
+        styles["ffalt_unib"] = _flat(ffalt, mapping, "png/unib_{stem}.png")
+    # A style missing any of the 34 faces cannot draw every hand; keep only complete ones.
+    return {name: faces for name, faces in styles.items() if all(k in faces for k in range(34))}

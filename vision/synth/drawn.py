@@ -1,0 +1,303 @@
+"""Tile faces drawn from scratch: CJK glyphs from the committed fonts, dots and bamboo drawn as shapes.
+
+A `Scheme` fixes one tile set's look (face colour, ink colours, font, traditional or simplified characters, how
+白 is drawn). `draw_face` draws one face at 2x and downsamples, so edges are smooth at any tile size.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from vision.synth.fonts import FONT_NAMES, font_for, load_font
+
+RGB = tuple[int, int, int]
+BACK = 34
+FLOWER = 35
+BASE_SIZE = (120, 160)  # (w, h) of a cached face; tiles resize from it
+NUMERALS = "一二三四五六七八九"
+FLOWER_GLYPHS = "春夏秋冬梅兰竹菊"
+
+
+@dataclass(frozen=True)
+class Scheme:
+    name: str
+    face: RGB = (246, 242, 228)
+    numeral: RGB = (28, 48, 140)
+    man: RGB = (190, 28, 30)
+    wind: RGB = (28, 48, 140)
+    red: RGB = (200, 30, 30)
+    green: RGB = (20, 120, 60)
+    dots: tuple[RGB, RGB, RGB] = ((30, 60, 160), (20, 130, 70), (200, 35, 35))  # blue, green, red
+    bamboo: tuple[RGB, RGB, RGB] = ((25, 125, 60), (30, 60, 160), (200, 35, 35))  # green, blue, red
+    white: str = "frame"  # "blank" | "frame" | "double"
+    white_colour: RGB = (30, 70, 170)
+    font: str = "serif"
+    traditional: bool = True
+    five: str = "五"
+    back: RGB = (30, 120, 70)  # colour of the back layer, shown on a face-down tile
+    ring_dots: bool = True  # concentric rings (classic) or plain filled dots (modern)
+
+
+SCHEMES: dict[str, Scheme] = {
+    s.name: s
+    for s in (
+        Scheme("default"),
+        Scheme("classic_kai", font="kai", numeral=(20, 20, 20), wind=(20, 20, 20), back=(40, 90, 170)),
+        Scheme(
+            "simplified_sans", font="sans", traditional=False, white="blank", face=(250, 250, 248),
+            numeral=(20, 20, 20), wind=(20, 20, 20), back=(220, 170, 40), ring_dots=False,
+        ),
+        Scheme(
+            "green_ink", font="serif", numeral=(20, 110, 60), wind=(20, 110, 60), white="double",
+            white_colour=(20, 110, 60), five="伍", back=(30, 90, 60),
+        ),
+        Scheme(
+            "bold_modern", font="smiley", traditional=False, face=(252, 250, 244), numeral=(30, 30, 120),
+            wind=(30, 30, 30), dots=((20, 90, 200), (0, 150, 90), (230, 40, 60)), bamboo=((0, 150, 90), (20, 90, 200),
+            (230, 40, 60)), back=(200, 60, 60), ring_dots=False, white="frame", white_colour=(20, 90, 200),
+        ),
+        Scheme(
+            "yellowed_old", font="kai", face=(236, 224, 190), numeral=(60, 40, 30), wind=(60, 40, 30),
+            man=(160, 40, 30), dots=((40, 70, 120), (50, 110, 60), (170, 50, 40)), back=(70, 130, 90), five="伍",
+        ),
+    )
+}
+STYLE_NAMES = tuple(SCHEMES)
+
+
+def random_scheme(rng: np.random.Generator) -> Scheme:
+    """One of the named schemes with random colour shifts, font and character set: a new 'tile set' per photo."""
+    base = SCHEMES[STYLE_NAMES[rng.integers(len(STYLE_NAMES))]]
+
+    def shift(colour: RGB, amount: int = 30) -> RGB:
+        return tuple(int(np.clip(c + rng.integers(-amount, amount + 1), 0, 255)) for c in colour)  # type: ignore
+
+    ink = shift(base.numeral)
+    return replace(
+        base,
+        name=f"{base.name}*",
+        face=shift(base.face, 10),
+        numeral=ink,
+        wind=ink if rng.random() < 0.6 else shift(base.wind),
+        man=shift(base.man),
+        font=FONT_NAMES[rng.integers(len(FONT_NAMES))] if rng.random() < 0.5 else base.font,
+        traditional=bool(rng.random() < 0.6),
+        five="伍" if rng.random() < 0.25 else "五",
+        white=("blank", "frame", "double")[rng.integers(3)],
+        white_colour=shift(base.white_colour),
+        ring_dots=bool(rng.random() < 0.65),
+        dots=tuple(shift(c) for c in base.dots),  # type: ignore
+        bamboo=tuple(shift(c) for c in base.bamboo),  # type: ignore
+    )
+
+
+@lru_cache(maxsize=1)
+def scheme_pool(size: int = 40) -> tuple[Scheme, ...]:
+    """A fixed pool of randomised schemes (the named ones first), so drawn faces are cached across photos."""
+    return tuple(SCHEMES.values()) + tuple(
+        random_scheme(np.random.default_rng([7, i])) for i in range(size - len(SCHEMES))
+    )
+
+
+def draw_face(kind: int, scheme: Scheme, variant: int = 0) -> np.ndarray:
+    """RGB uint8 array of BASE_SIZE (h, w, 3). `variant` picks among the 8 flower/season faces."""
+    return _draw_cached(kind, scheme, variant % 8 if kind == FLOWER else 0)
+
+
+@lru_cache(maxsize=2048)
+def _draw_cached(kind: int, scheme: Scheme, variant: int) -> np.ndarray:
+    w, h = BASE_SIZE[0] * 2, BASE_SIZE[1] * 2
+    img = Image.new("RGB", (w, h), scheme.back if kind == BACK else scheme.face)
+    draw = ImageDraw.Draw(img)
+    if kind < 9:
+        _characters(draw, kind + 1, scheme, w, h)
+    elif kind < 18:
+        _dots(draw, kind - 8, scheme, w, h)
+    elif kind < 27:
+        _bamboo(draw, kind - 17, scheme, w, h)
+    elif kind < 31:
+        wind = ("東南西北" if scheme.traditional else "东南西北")[kind - 27]
+        _glyph(draw, wind, (0.12 * w, 0.14 * h, 0.88 * w, 0.86 * h), scheme.font, scheme.wind)
+    elif kind == 31:
+        _glyph(draw, "中", (0.1 * w, 0.14 * h, 0.9 * w, 0.86 * h), scheme.font, scheme.red)
+    elif kind == 32:
+        _glyph(draw, "發" if scheme.traditional else "发", (0.1 * w, 0.14 * h, 0.9 * w, 0.86 * h), scheme.font,
+               scheme.green)
+    elif kind == 33:
+        _white(draw, scheme, w, h)
+    elif kind == BACK:
+        _back(draw, scheme, w, h)
+    elif kind == FLOWER:
+        _flower(draw, variant, scheme, w, h)
+    else:
+        raise ValueError(f"tile class {kind} is out of range 0..35")
+    out = img.resize(BASE_SIZE, Image.LANCZOS)
+    return np.asarray(out, dtype=np.uint8)
+
+
+def _glyph(draw: ImageDraw.ImageDraw, char: str, box: tuple[float, float, float, float], font: str,
+           colour: RGB) -> None:
+    """Draw `char` as large as fits in `box` (by its inked bounds), centred."""
+    name = font_for(font, char)
+    l, t, r, b = _ink_bbox(name, char)
+    x1, y1, x2, y2 = box
+    scale = min((x2 - x1) / (r - l), (y2 - y1) / (b - t))
+    f = load_font(name, max(int(_REF_SIZE * scale), 6))
+    draw.text(((x1 + x2) / 2 - (l + r) / 2 * scale, (y1 + y2) / 2 - (t + b) / 2 * scale), char, font=f, fill=colour)
+
+
+_REF_SIZE = 200
+
+
+@lru_cache(maxsize=512)
+def _ink_bbox(font: str, char: str) -> tuple[int, int, int, int]:
+    """Inked bounds of a glyph drawn at the origin at the reference size (PIL's getbbox includes side bearings)."""
+    img = Image.new("L", (_REF_SIZE * 2, _REF_SIZE * 2))
+    ImageDraw.Draw(img).text((0, 0), char, font=load_font(font, _REF_SIZE), fill=255)
+    box = img.getbbox()
+    if box is None:
+        raise ValueError(f"font {font!r} draws nothing for {char!r}")
+    return box
+
+
+def _characters(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> None:
+    numeral = s.five if rank == 5 else NUMERALS[rank - 1]
+    top = (0.18 * w, 0.07 * h, 0.82 * w, 0.45 * h)
+    _glyph(draw, numeral, top, s.font, s.numeral)
+    _glyph(draw, "萬" if s.traditional else "万", (0.12 * w, 0.5 * h, 0.88 * w, 0.93 * h), s.font, s.man)
+
+
+# Dot centres in units of the face (x, y in 0..1) and the colour index (0 blue, 1 green, 2 red) of each.
+_DOTS: dict[int, list[tuple[float, float, int]]] = {
+    2: [(0.5, 0.28, 1), (0.5, 0.72, 0)],
+    3: [(0.25, 0.2, 0), (0.5, 0.5, 2), (0.75, 0.8, 1)],
+    4: [(0.3, 0.27, 0), (0.7, 0.27, 1), (0.3, 0.73, 1), (0.7, 0.73, 0)],
+    5: [(0.27, 0.22, 0), (0.73, 0.22, 1), (0.5, 0.5, 2), (0.27, 0.78, 1), (0.73, 0.78, 0)],
+    6: [(0.3, 0.17, 1), (0.7, 0.17, 1), (0.3, 0.5, 2), (0.7, 0.5, 2), (0.3, 0.83, 2), (0.7, 0.83, 2)],
+    7: [(0.22, 0.12, 1), (0.5, 0.22, 1), (0.78, 0.32, 1), (0.3, 0.58, 2), (0.7, 0.58, 2), (0.3, 0.85, 2),
+        (0.7, 0.85, 2)],
+    8: [(x, y, 0) for y in (0.13, 0.38, 0.62, 0.87) for x in (0.3, 0.7)],
+    9: [(x, y, c) for y, c in ((0.18, 0), (0.5, 2), (0.82, 1)) for x in (0.2, 0.5, 0.8)],
+}
+
+
+def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: RGB, s: Scheme) -> None:
+    draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
+    if s.ring_dots:
+        draw.ellipse((cx - 0.72 * r, cy - 0.72 * r, cx + 0.72 * r, cy + 0.72 * r), fill=s.face)
+        draw.ellipse((cx - 0.5 * r, cy - 0.5 * r, cx + 0.5 * r, cy + 0.5 * r), fill=colour)
+        draw.ellipse((cx - 0.2 * r, cy - 0.2 * r, cx + 0.2 * r, cy + 0.2 * r), fill=s.face)
+    else:
+        draw.ellipse((cx - 0.35 * r, cy - 0.35 * r, cx + 0.35 * r, cy + 0.35 * r), fill=_lighter(colour))
+
+
+def _dots(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> None:
+    if rank == 1:  # one big decorated dot
+        cx, cy, r = w / 2, h / 2, 0.42 * w
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=s.dots[1])
+        draw.ellipse((cx - 0.82 * r, cy - 0.82 * r, cx + 0.82 * r, cy + 0.82 * r), fill=s.face)
+        for i in range(12):  # petals around the centre
+            a = i * math.pi / 6
+            px, py = cx + 0.6 * r * math.cos(a), cy + 0.6 * r * math.sin(a)
+            draw.ellipse((px - 0.14 * r, py - 0.14 * r, px + 0.14 * r, py + 0.14 * r), fill=s.dots[0])
+        _dot(draw, cx, cy, 0.38 * r, s.dots[2], s)
+        return
+    spots = _DOTS[rank]
+    r = {2: 0.26, 3: 0.2, 4: 0.2, 5: 0.18, 6: 0.16, 7: 0.14, 8: 0.14, 9: 0.14}[rank] * w
+    for x, y, c in spots:
+        _dot(draw, 0.06 * w + 0.88 * w * x, 0.05 * h + 0.9 * h * y, r, s.dots[c], s)
+
+
+def _stick(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, width: float, colour: RGB,
+           s: Scheme, angle: float = 0.0) -> None:
+    """One bamboo stick: a rounded bar with a joint in the middle and at both ends, optionally slanted."""
+    dx, dy = math.sin(angle) * length / 2, math.cos(angle) * length / 2
+    x1, y1, x2, y2 = cx - dx, cy - dy, cx + dx, cy + dy
+    draw.line((x1, y1, x2, y2), fill=colour, width=int(width))
+    for t in (0.0, 0.5, 1.0):
+        jx, jy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
+        jw = width * 0.75
+        draw.ellipse((jx - jw, jy - jw * 0.45, jx + jw, jy + jw * 0.45), fill=colour)
+    draw.line((cx - dx * 0.8, cy - dy * 0.8, cx - dx * 0.15, cy - dy * 0.15), fill=_lighter(colour),
+              width=max(int(width * 0.25), 1))
+    draw.line((cx + dx * 0.15, cy + dy * 0.15, cx + dx * 0.8, cy + dy * 0.8), fill=_lighter(colour),
+              width=max(int(width * 0.25), 1))
+
+
+# Stick centres (x, y in 0..1), colour index (0 green, 1 blue, 2 red) and slant in radians.
+_STICKS: dict[int, list[tuple[float, float, int, float]]] = {
+    2: [(0.5, 0.27, 1, 0.0), (0.5, 0.73, 0, 0.0)],
+    3: [(0.5, 0.27, 1, 0.0), (0.3, 0.73, 0, 0.0), (0.7, 0.73, 0, 0.0)],
+    4: [(0.3, 0.27, 1, 0.0), (0.7, 0.27, 0, 0.0), (0.3, 0.73, 0, 0.0), (0.7, 0.73, 1, 0.0)],
+    5: [(0.22, 0.27, 0, 0.0), (0.78, 0.27, 1, 0.0), (0.5, 0.5, 2, 0.0), (0.22, 0.73, 1, 0.0), (0.78, 0.73, 0, 0.0)],
+    6: [(x, y, 0 if y < 0.5 else 1, 0.0) for y in (0.27, 0.73) for x in (0.2, 0.5, 0.8)],
+    7: [(0.5, 0.16, 2, 0.0)] + [(x, y, 0 if y < 0.6 else 1, 0.0) for y in (0.5, 0.84) for x in (0.2, 0.5, 0.8)],
+    8: [(0.15, 0.27, 0, 0.0), (0.38, 0.27, 0, 0.45), (0.62, 0.27, 0, -0.45), (0.85, 0.27, 0, 0.0),
+        (0.15, 0.73, 1, 0.0), (0.38, 0.73, 1, -0.45), (0.62, 0.73, 1, 0.45), (0.85, 0.73, 1, 0.0)],
+    9: [(x, y, 2 if x == 0.5 else (0 if y != 0.5 else 1), 0.0) for y in (0.17, 0.5, 0.83) for x in (0.2, 0.5, 0.8)],
+}
+
+
+def _bamboo(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> None:
+    if rank == 1:
+        _bird(draw, s, w, h)
+        return
+    spots = _STICKS[rank]
+    rows = len({y for _, y, _, _ in spots})
+    length = (0.8 if rows == 2 else 0.27 if rows == 3 else 0.3) * h * (0.5 if rows == 2 else 1.0)
+    width = (0.1 if rank < 6 else 0.085) * w
+    for x, y, c, a in spots:
+        _stick(draw, 0.06 * w + 0.88 * w * x, 0.04 * h + 0.92 * h * y, length, width, s.bamboo[c], s, a)
+
+
+def _bird(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
+    """The 1-bamboo bird: body, head, beak, wing and a fanned tail."""
+    green, blue, red = s.bamboo
+    for i in range(5):  # tail feathers fanning down-left
+        a = math.radians(200 + i * 14)
+        draw.line((0.45 * w, 0.62 * h, 0.45 * w + 0.42 * w * math.cos(a), 0.62 * h - 0.42 * w * math.sin(a)),
+                  fill=(green, blue)[i % 2], width=int(0.06 * w))
+    draw.ellipse((0.3 * w, 0.38 * h, 0.75 * w, 0.72 * h), fill=green)
+    draw.ellipse((0.4 * w, 0.45 * h, 0.68 * w, 0.62 * h), fill=blue)
+    draw.ellipse((0.58 * w, 0.2 * h, 0.82 * w, 0.4 * h), fill=green)
+    draw.polygon([(0.8 * w, 0.27 * h), (0.95 * w, 0.32 * h), (0.8 * w, 0.34 * h)], fill=red)
+    draw.ellipse((0.68 * w, 0.26 * h, 0.73 * w, 0.3 * h), fill=(20, 20, 20))
+    draw.line((0.48 * w, 0.72 * h, 0.44 * w, 0.86 * h), fill=red, width=int(0.03 * w))
+    draw.line((0.6 * w, 0.72 * h, 0.62 * w, 0.86 * h), fill=red, width=int(0.03 * w))
+
+
+def _white(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
+    if s.white == "blank":
+        return
+    lw = int(0.045 * w)
+    draw.rectangle((0.14 * w, 0.12 * h, 0.86 * w, 0.88 * h), outline=s.white_colour, width=lw)
+    if s.white == "double":
+        draw.rectangle((0.26 * w, 0.22 * h, 0.74 * w, 0.78 * h), outline=s.white_colour, width=lw)
+
+
+def _back(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
+    """A face-down tile shows only the back colour, with a faint lighter centre like a moulded back."""
+    draw.rounded_rectangle((0.12 * w, 0.1 * h, 0.88 * w, 0.9 * h), radius=int(0.1 * w), fill=_lighter(s.back, 0.12))
+
+
+def _flower(draw: ImageDraw.ImageDraw, variant: int, s: Scheme, w: int, h: int) -> None:
+    """Flower or season: a blossom, its name glyph and its number 1-4 in a corner."""
+    colour = ((200, 40, 60), (30, 120, 60), (210, 120, 20), (40, 70, 160))[variant % 4]
+    cx, cy, r = 0.5 * w, 0.38 * h, 0.16 * w
+    for i in range(5):
+        a = i * 2 * math.pi / 5 + variant
+        px, py = cx + r * math.cos(a), cy + r * math.sin(a)
+        draw.ellipse((px - r * 0.8, py - r * 0.8, px + r * 0.8, py + r * 0.8), fill=colour)
+    draw.ellipse((cx - r * 0.5, cy - r * 0.5, cx + r * 0.5, cy + r * 0.5), fill=(230, 190, 40))
+    draw.line((cx, cy + r, cx - 0.1 * w, 0.7 * h), fill=(40, 110, 50), width=int(0.03 * w))
+    _glyph(draw, FLOWER_GLYPHS[variant], (0.3 * w, 0.68 * h, 0.9 * w, 0.95 * h), s.font, colour)
+    _glyph(draw, str(variant % 4 + 1), (0.08 * w, 0.05 * h, 0.25 * w, 0.2 * h), "serif", (30, 30, 30))
+
+
+def _lighter(colour: RGB, amount: float = 0.45) -> RGB:
+    return tuple(int(c + (255 - c) * amount) for c in colour)  # type: ignore[return-value]

@@ -1,0 +1,37 @@
+"""The CJK fonts committed under assets/fonts (small OFL glyph subsets, see assets/subset_fonts.py)."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from fontTools.ttLib import TTFont
+from PIL import ImageFont
+
+FONT_DIR = Path(__file__).resolve().parent / "assets" / "fonts"
+FONT_FILES = {
+    "serif": FONT_DIR / "serif_sc_bold.otf",
+    "sans": FONT_DIR / "sans_sc_bold.otf",
+    "kai": FONT_DIR / "kai_bold.ttf",
+    "smiley": FONT_DIR / "smiley_oblique.ttf",
+}
+FONT_NAMES = tuple(FONT_FILES)
+
+
+@lru_cache(maxsize=None)
+def _coverage(name: str) -> frozenset[str]:
+    return frozenset(chr(code) for code in TTFont(FONT_FILES[name]).getBestCmap())
+
+
+def has_glyph(name: str, char: str) -> bool:
+    return char in _coverage(name)
+
+
+def font_for(name: str, char: str) -> str:
+    """`name` when it has the glyph, else the serif font (which has every glyph the faces use)."""
+    return name if has_glyph(name, char) else "serif"
+
+
+@lru_cache(maxsize=256)
+def load_font(name: str, size: int) -> ImageFont.FreeTypeFont:
+    return ImageFont.truetype(str(FONT_FILES[name]), size)

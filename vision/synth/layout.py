@@ -1,0 +1,229 @@
+"""Where each tile lies on the table, in tile widths (x right, y toward the camera).
+
+A hand is laid out as players show it: the concealed row, the winning tile at its right end (often set apart),
+the declared melds as groups beside the row or above it (the claimed tile turned sideways, concealed kongs with
+two or four backs), and sometimes discards or stray tiles around. Every placement keeps its role and meld index
+so the layout JSON can say which tiles form which meld.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from scoring.tiles import BACK, FLOWER
+from vision.synth.hands import HandSpec, MeldSpec
+
+
+@dataclass(frozen=True)
+class Placement:
+    cls: int  # the tile's kind 0..33, or FLOWER; a face-down tile keeps its kind here and is labelled `back`
+    role: str  # concealed | win | meld | discard | clutter
+    meld: int | None
+    sideways: bool
+    face_down: bool
+    x: float  # top-left of the top surface before rotation
+    y: float
+    angle: float = 0.0  # degrees, about the centre of the tile's full footprint (top surface + side)
+    side_hidden: bool = False  # a nearer tile touches it, so its near side is not seen
+
+    def size(self, aspect: float) -> tuple[float, float]:
+        """(w, h) of the top surface in tile widths."""
+        return (aspect, 1.0) if self.sideways else (1.0, aspect)
+
+    @property
+    def label(self) -> int:
+        return BACK if self.face_down else self.cls
+
+
+def footprint(p: Placement, aspect: float, side: float) -> np.ndarray:
+    """(4, 2) corners of the tile's visible footprint (top surface plus near side), rotated, in tile widths."""
+    w, h = p.size(aspect)
+    full_h = h + (0.0 if p.side_hidden else side)
+    corners = np.array([[0, 0], [w, 0], [w, full_h], [0, full_h]], np.float64)
+    centre = np.array([w / 2, (h + side) / 2])
+    if p.angle:
+        a = math.radians(p.angle)
+        rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
+        corners = (corners - centre) @ rot.T + centre
+    return corners + np.array([p.x, p.y])
+
+
+def _meld_slots(meld: MeldSpec, rng: np.random.Generator) -> list[tuple[int, bool, bool, bool]]:
+    """(kind, sideways, face_down, stacked-above-previous) for each tile of a declared meld, in display order."""
+    tiles = list(meld.tiles)
+    if meld.type == "chow":
+        claimed = int(rng.integers(3))
+        tiles = [tiles[claimed]] + tiles[:claimed] + tiles[claimed + 1:] if rng.random() < 0.5 else tiles
+    n = len(tiles)
+    if meld.type == "kong_concealed":
+        roll = rng.random()
+        if roll < 0.45:
+            down = {0, 3}
+        elif roll < 0.65:
+            down = {1, 2}
+        else:
+            down = {0, 1, 2, 3}
+        return [(k, False, i in down, False) for i, k in enumerate(tiles)]
+    turned = int(rng.integers(3 if n == 3 else 4)) if rng.random() < 0.7 else None
+    slots = [(k, i == turned, False, False) for i, k in enumerate(tiles)]
+    if meld.type == "kong_added" and turned is not None and rng.random() < 0.6:
+        # The added tile lies on the far side of the claimed sideways tile (as in riichi play).
+        slots = [s for i, s in enumerate(slots) if i != (turned + 1) % 4]
+        slots.insert(slots.index((tiles[turned], True, False, False)) + 1, (tiles[0], True, False, True))
+    return slots
+
+
+def _lay_group(slots, x: float, base: float, aspect: float, gap: float, role: str, meld: int | None):
+    """Place slots left to right from x with their bottoms on `base`; returns (placements, right edge)."""
+    out: list[Placement] = []
+    for kind, sideways, face_down, stacked in slots:
+        w, h = (aspect, 1.0) if sideways else (1.0, aspect)
+        if stacked:
+            below = out[-1]
+            out.append(Placement(kind, role, meld, True, face_down, below.x, below.y - 1.0, side_hidden=True))
+            continue
+        out.append(Placement(kind, role, meld, sideways, face_down, x, base - h))
+        x += w + gap
+    return out, x - gap
+
+
+def layout_hand(hand: HandSpec, rng: np.random.Generator, aspect: float) -> list[Placement]:
+    """Hand tiles only: the concealed row, the winning tile and the melds."""
+    gap = float(rng.uniform(0.0, 0.06)) if rng.random() < 0.8 else float(rng.uniform(0.06, 0.2))
+    concealed = list(hand.concealed)
+    if rng.random() < 0.15:  # not everyone sorts: move one run of tiles elsewhere
+        i, j = sorted(rng.choice(len(concealed) + 1, size=2, replace=False))
+        run = concealed[i:j]
+        del concealed[i:j]
+        k = int(rng.integers(len(concealed) + 1))
+        concealed[k:k] = run
+    row, right = _lay_group([(k, False, False, False) for k in concealed], 0.0, aspect, aspect, gap,
+                            "concealed", None)
+    if hand.win_tile is not None:
+        apart = rng.random() < 0.7
+        wgap = float(rng.uniform(0.35, 1.2)) if apart else gap
+        win, right = _lay_group([(hand.win_tile, False, False, False)], right + wgap, aspect, aspect, gap, "win",
+                                None)
+        row += win
+    groups = [_meld_slots(m, rng) for m in hand.melds]
+    mode = str(rng.choice(["left", "right", "above", "split"], p=[0.35, 0.25, 0.3, 0.1])) if groups else "none"
+    group_gap = float(rng.uniform(0.3, 1.0))
+    mgap = float(rng.uniform(0.0, 0.06))
+    placed: list[Placement] = []
+    if mode in ("left", "split"):
+        n_left = len(groups) if mode == "left" else int(rng.integers(1, len(groups) + 1))
+        widths = [_group_width(g, aspect, mgap) for g in groups[:n_left]]
+        x = -sum(widths) - group_gap * n_left
+        for i, g in enumerate(groups[:n_left]):
+            ps, end = _lay_group(g, x, aspect, aspect, mgap, "meld", i)
+            placed += ps
+            x = end + group_gap
+        rest = range(n_left, len(groups))
+        x = right + group_gap * 1.5
+    elif mode == "right":
+        rest = range(len(groups))
+        x = right + float(rng.uniform(0.8, 2.0))
+    else:
+        rest = range(0)
+    for i in rest:
+        ps, end = _lay_group(groups[i], x, aspect, aspect, mgap, "meld", i)
+        placed += ps
+        x = end + group_gap
+    if mode == "above":
+        placed += _melds_above(groups, rng, aspect, mgap, group_gap, right)
+    return row + placed
+
+
+def _group_width(slots, aspect: float, gap: float) -> float:
+    widths = [aspect if s[1] else 1.0 for s in slots if not s[3]]
+    return sum(widths) + gap * (len(widths) - 1)
+
+
+def _melds_above(groups, rng, aspect: float, mgap: float, group_gap: float, row_right: float) -> list[Placement]:
+    """Melds in one or two rows above the concealed row (far side of the table)."""
+    rows: list[list[int]] = [[]]
+    limit = max(row_right * float(rng.uniform(0.6, 1.1)), 4.0)
+    width = 0.0
+    for i, g in enumerate(groups):
+        w = _group_width(g, aspect, mgap) + group_gap
+        if rows[-1] and width + w > limit:
+            rows.append([])
+            width = 0.0
+        rows[-1].append(i)
+        width += w
+    out: list[Placement] = []
+    # Stacked (kong_added) tiles need one more tile width of room above their row.
+    vgap = float(rng.uniform(0.4, 1.2))
+    base = -vgap
+    for row in rows:
+        stacked = any(s[3] for i in row for s in groups[i])
+        x = float(rng.uniform(-1.0, max(row_right - limit, 0.0) + 1.0))
+        for i in row:
+            ps, end = _lay_group(groups[i], x, base, aspect, mgap, "meld", i)
+            out += ps
+            x = end + group_gap
+        base -= aspect + (1.0 if stacked else 0.0) + vgap
+    return out
+
+
+def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Generator, aspect: float,
+               side: float) -> list[Placement]:
+    """Discards (a tidy grid beyond the hand) and clutter (loose, turned, some face-down) that overlap nothing."""
+    pool = list(hand.pool)
+    boxes = [_aabb(footprint(p, aspect, side), 0.15) for p in placements]
+    x0 = min(b[0] for b in boxes)
+    x1 = max(b[2] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    out = list(placements)
+
+    def draw_kind() -> int:
+        if rng.random() < 0.04:
+            return FLOWER
+        left = [k for k in range(34) if pool[k] > 0]
+        kind = int(rng.choice(left))
+        pool[kind] -= 1
+        return kind
+
+    if rng.random() < 0.3:
+        per_row = int(rng.integers(4, 8))
+        n_rows = int(rng.integers(1, 4))
+        n = int(rng.integers(per_row * (n_rows - 1) + 1, per_row * n_rows + 1))
+        gx = float(rng.uniform(x0, max(x0, x1 - per_row)))
+        gy = y0 - float(rng.uniform(1.0, 3.0)) - n_rows * aspect - side
+        grid_angle = float(rng.normal(0, 4))
+        grid = []
+        for i in range(n):
+            r, c = divmod(i, per_row)
+            last_row = r == (n - 1) // per_row
+            grid.append(Placement(draw_kind(), "discard", None, False, False, gx + c * 1.03, gy + r * aspect,
+                                  grid_angle, side_hidden=not last_row))
+        # Rows touch: only the nearest row shows its side; tiles of the next row cover the rest.
+        if not any(_overlaps(_aabb(footprint(p, aspect, side), 0.05), boxes) for p in grid):
+            out += grid
+            boxes += [_aabb(footprint(p, aspect, side), 0.15) for p in grid]
+    if rng.random() < 0.35:
+        for _ in range(int(rng.integers(1, 5))):
+            for _try in range(8):
+                p = Placement(
+                    draw_kind(), "clutter", None, False, bool(rng.random() < 0.4),
+                    float(rng.uniform(x0 - 4, x1 + 3)), float(rng.uniform(y0 - 5, aspect + 4)),
+                    float(rng.uniform(-180, 180)),
+                )
+                box = _aabb(footprint(p, aspect, side), 0.15)
+                if not _overlaps(box, boxes):
+                    out.append(p)
+                    boxes.append(box)
+                    break
+    return out
+
+
+def _aabb(poly: np.ndarray, margin: float) -> tuple[float, float, float, float]:
+    return (poly[:, 0].min() - margin, poly[:, 1].min() - margin, poly[:, 0].max() + margin,
+            poly[:, 1].max() + margin)
+
+
+def _overlaps(box, boxes) -> bool:
+    return any(box[0] < b[2] and b[0] < box[2] and box[1] < b[3] and b[1] < box[3] for b in boxes)

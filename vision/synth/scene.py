@@ -1,0 +1,250 @@
+"""One synthetic photo: hand -> layout on the table -> tiles drawn on the table plane -> camera warp over a
+background -> photo effects, with a label for every tile that can be seen.
+
+Label rule: a tile's box is the axis-aligned bounds of its visible top surface and near side after the warp,
+clipped to the image. A tile is labelled when at least MIN_VISIBLE of that box lies inside the image and the clipped
+box is at least MIN_SIDE_PX on both sides; otherwise it is mostly out of frame and gets no label (it is still drawn).
+Tiles never overlap on the table (the layout rejects overlaps), so no labelled tile is hidden behind another; a
+tile whose near side is covered by a touching tile (rows of discards, a stacked added-kong tile) is drawn and
+boxed without that side.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scoring.tiles import CLASS_NAMES
+from vision.synth.background import random_background
+from vision.synth.camera import CameraPose, apply, fit_to_image, plane_to_camera, random_pose
+from vision.synth.effects import photo_effects
+from vision.synth.faces import FaceSet, pick_face_set
+from vision.synth.hands import HandSpec, random_hand
+from vision.synth.layout import Placement, add_extras, footprint, layout_hand
+from vision.synth.tile import TileLook, random_look, render_tile
+
+MIN_VISIBLE = 0.6
+MIN_SIDE_PX = 4.0
+MAX_PLANE_PIXELS = 5_000_000
+SHADOW_SCALE = 4
+
+
+@dataclass(frozen=True)
+class SynthOptions:
+    imgsz_min: int = 640  # long side of the photo, drawn uniformly in [min, max]
+    imgsz_max: int = 1280
+    max_tilt: float = 50.0
+    tileart: Path | None = None  # ../shared/tileart when present
+
+    def __post_init__(self) -> None:
+        if not 64 <= self.imgsz_min <= self.imgsz_max:
+            raise ValueError(f"image size range {self.imgsz_min}..{self.imgsz_max} is invalid (64 <= min <= max)")
+        if not 0 <= self.max_tilt <= 70:
+            raise ValueError(f"max tilt {self.max_tilt} is outside 0..70 degrees")
+
+
+@dataclass(frozen=True)
+class LabelledTile:
+    cls: int  # class id in CLASS_NAMES order (face-down tiles are `back`)
+    box: tuple[float, float, float, float]  # x1, y1, x2, y2 pixels
+    role: str
+    meld: int | None
+    sideways: bool
+    face_down: bool
+
+    def to_json(self) -> dict:
+        return {"cls": CLASS_NAMES[self.cls], "box": [round(v, 2) for v in self.box], "role": self.role,
+                "meld": self.meld, "sideways": self.sideways, "face_down": self.face_down}
+
+    def yolo_line(self, width: int, height: int) -> str:
+        x1, y1, x2, y2 = self.box
+        return (f"{self.cls} {(x1 + x2) / 2 / width:.6f} {(y1 + y2) / 2 / height:.6f} "
+                f"{(x2 - x1) / width:.6f} {(y2 - y1) / height:.6f}")
+
+
+@dataclass
+class Sample:
+    image: np.ndarray  # uint8 RGB (H, W, 3)
+    tiles: list[LabelledTile]
+    hand: HandSpec
+    scene: dict = field(default_factory=dict)
+
+
+def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -> Sample:
+    """The photo number `index` of the stream `seed`; the same pair always gives the same photo."""
+    rng = np.random.default_rng([seed, index])
+    hand = random_hand(rng)
+    faces = pick_face_set(rng, options.tileart)
+    look = random_look(rng)
+    look = replace(look, body=_body_colour(faces, rng))
+    pose = random_pose(rng, options.max_tilt)
+    # The near side of a flat tile is a vertical face: drawn on the plane it must be stretched by tan(tilt) so that
+    # the plane's foreshortening brings it back to its true projected height.
+    side = look.thickness * min(0.06 + math.tan(math.radians(pose.tilt)), 1.3)
+    placements = layout_hand(hand, rng, look.aspect)
+    placements = add_extras(placements, hand, rng, look.aspect, side)
+    polys = np.stack([footprint(p, look.aspect, side) for p in placements])
+
+    W, H = _photo_size(rng, options)
+    lo, hi = polys.reshape(-1, 2).min(0), polys.reshape(-1, 2).max(0)
+    cam = plane_to_camera(pose, (lo + hi) / 2, float(max(hi - lo)) / 2 + 1.0)
+    fill = float(rng.uniform(0.5, 0.95) if rng.random() < 0.92 else rng.uniform(0.95, 1.15))
+    to_photo = fit_to_image(cam, polys, (W, H), fill, rng)
+
+    plane, to_plane, scale = _plane_frame(to_photo, placements, polys, look.aspect)
+    rgba = _draw_plane(plane, scale, placements, faces, look, side, rng, to_plane)
+    h_pix = to_photo @ np.linalg.inv(to_plane)
+    layer = cv2.warpPerspective(rgba, h_pix, (W, H), flags=cv2.INTER_LINEAR,
+                                borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+    bg_kind, bg = random_background(rng, H, W)
+    img = layer[..., :3] + bg * (1.0 - layer[..., 3:4])
+    image = photo_effects(img, rng)
+
+    tiles: list[LabelledTile] = []
+    for p, poly in zip(placements, _drawn_polys(placements, look, side, scale, to_plane)):
+        box = _visible_box(apply(h_pix, poly), W, H)
+        if box is not None:
+            tiles.append(LabelledTile(p.label, box, p.role, p.meld, p.sideways, p.face_down))
+    hand_tiles = sum(p.role in ("concealed", "win", "meld") for p in placements)
+    scene = {
+        "style": faces.name, "background": bg_kind, "shape": hand.shape, "tilt": round(pose.tilt, 1),
+        "yaw": round(pose.yaw, 1), "roll": round(pose.roll, 1), "tile_px": round(_tile_px(tiles), 1),
+        "tiles_drawn": len(placements), "tiles_labelled": len(tiles),
+        "hand_tiles_labelled": sum(t.role in ("concealed", "win", "meld") for t in tiles) == hand_tiles,
+    }
+    return Sample(image, tiles, hand, scene)
+
+
+def _body_colour(faces: FaceSet, rng: np.random.Generator) -> tuple[int, int, int]:
+    face = faces.face(0, rng)
+    edge = np.concatenate([face[:2].reshape(-1, 3), face[-2:].reshape(-1, 3)])
+    return tuple(int(v) for v in np.median(edge, axis=0))  # type: ignore[return-value]
+
+
+def _photo_size(rng: np.random.Generator, options: SynthOptions) -> tuple[int, int]:
+    """Phone-photo shapes downscaled: 4:3 mostly, some 16:9 and square; landscape more often than portrait."""
+    long_side = int(rng.integers(options.imgsz_min, options.imgsz_max + 1))
+    ratio = float(rng.choice([4 / 3, 16 / 9, 1.0], p=[0.65, 0.25, 0.1]))
+    short = int(round(long_side / ratio))
+    return (long_side, short) if rng.random() < 0.7 else (short, long_side)
+
+
+def _plane_frame(to_photo: np.ndarray, placements: list[Placement], polys: np.ndarray, aspect: float):
+    """Plane raster size and the map table units -> plane pixels, at about the tiles' largest size in the photo."""
+    centres = polys.mean(axis=1)
+    d = 0.05
+    p0 = apply(to_photo, centres)
+    px = apply(to_photo, centres + [d, 0])
+    py = apply(to_photo, centres + [0, d])
+    local = np.maximum(np.linalg.norm(px - p0, axis=1), np.linalg.norm(py - p0, axis=1)) / d
+    scale = float(np.clip(local.max() * 1.15, 6.0, 120.0))
+    lo = polys.reshape(-1, 2).min(0) - 0.6
+    hi = polys.reshape(-1, 2).max(0) + 0.6
+    area = float(np.prod((hi - lo) * scale))
+    if area > MAX_PLANE_PIXELS:
+        scale *= math.sqrt(MAX_PLANE_PIXELS / area)
+    size = np.ceil((hi - lo) * scale).astype(int) + 1
+    to_plane = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]])
+    return (int(size[0]), int(size[1])), to_plane, scale
+
+
+def _pixel_geometry(p: Placement, look: TileLook, side: float, scale: float, to_plane: np.ndarray):
+    """Integer sprite size and offset of a placement on the plane raster, and its rotation matrix (or None)."""
+    w, h = p.size(look.aspect)
+    w_px, h_px = max(2, int(round(w * scale))), max(2, int(round(h * scale)))
+    side_px = 0 if p.side_hidden else int(round(side * scale))
+    x_px = int(round(p.x * scale + to_plane[0, 2]))
+    y_px = int(round(p.y * scale + to_plane[1, 2]))
+    # Rotation is about the centre of the tile's whole footprint, as layout.footprint does it.
+    full_h = h_px + int(round(side * scale))
+    rot = cv2.getRotationMatrix2D((w_px / 2, full_h / 2), p.angle, 1.0) if p.angle else None
+    return w_px, h_px, side_px, x_px, y_px, rot
+
+
+def _drawn_polys(placements, look, side, scale, to_plane) -> list[np.ndarray]:
+    """Plane-pixel corners of each sprite exactly as drawn."""
+    out = []
+    for p in placements:
+        w_px, h_px, side_px, x_px, y_px, rot = _pixel_geometry(p, look, side, scale, to_plane)
+        corners = np.array([[0, 0], [w_px, 0], [w_px, h_px + side_px], [0, h_px + side_px]], np.float64)
+        if rot is not None:
+            corners = corners @ rot[:, :2].T + rot[:, 2]
+        out.append(corners + [x_px, y_px])
+    return out
+
+
+def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, side: float, rng, to_plane):
+    """Premultiplied RGBA float32 raster of the table plane: shadows, then tiles from far to near."""
+    Pw, Ph = size
+    rgba = np.zeros((Ph, Pw, 4), np.float32)
+    polys = _drawn_polys(placements, look, side, scale, to_plane)
+    # Soft contact shadows, cast away from one light for the whole photo; drawn at 1/4 size since they are blurry.
+    q = SHADOW_SCALE
+    shadow = np.zeros((max(Ph // q, 1), max(Pw // q, 1)), np.uint8)
+    a = rng.uniform(0, 2 * math.pi)
+    offset = np.array([math.cos(a), math.sin(a)]) * scale * rng.uniform(0.05, 0.35)
+    for poly in polys:
+        cv2.fillConvexPoly(shadow, np.round((poly + offset) / q).astype(np.int32), 255, cv2.LINE_AA)
+    sigma = max(scale * rng.uniform(0.06, 0.25) / q, 0.5)
+    soft = cv2.GaussianBlur(shadow, (0, 0), sigma)
+    rgba[..., 3] = cv2.resize(soft, (Pw, Ph), interpolation=cv2.INTER_LINEAR).astype(np.float32) * (
+        rng.uniform(0.25, 0.6) / 255.0)
+    glare_strength = float(rng.uniform(0, 0.35)) if rng.random() < 0.6 else 0.0
+    glare_angle = float(rng.uniform(0, 2 * math.pi))
+    order = sorted(range(len(placements)), key=lambda i: polys[i][:, 1].max())  # far tiles first
+    for i in order:
+        p = placements[i]
+        w_px, h_px, side_px, x_px, y_px, rot = _pixel_geometry(p, look, side, scale, to_plane)
+        face = None if p.face_down else faces.face(p.cls, rng)
+        if face is not None and p.sideways:
+            face = np.rot90(face, 1 if rng.random() < 0.5 else 3)
+        glare = (glare_strength * float(rng.uniform(0.4, 1.0)), glare_angle, float(rng.uniform(0.0, 1.4)))
+        sprite = render_tile(face, w_px, h_px, side_px, look, p.face_down, glare)
+        ox, oy = x_px, y_px
+        if rot is not None:
+            corners = np.array([[0, 0], [w_px, 0], [w_px, h_px + side_px], [0, h_px + side_px]], np.float64)
+            turned = corners @ rot[:, :2].T + rot[:, 2]
+            mn = np.floor(turned.min(0)).astype(int)
+            mx = np.ceil(turned.max(0)).astype(int)
+            m = rot.copy()
+            m[:, 2] -= mn
+            out_size = (int(mx[0] - mn[0]) + 1, int(mx[1] - mn[1]) + 1)
+            sprite = cv2.warpAffine(sprite, m, out_size, flags=cv2.INTER_LINEAR, borderValue=0)
+            ox, oy = x_px + int(mn[0]), y_px + int(mn[1])
+        _over(rgba, sprite, ox, oy)
+    return rgba
+
+
+def _over(rgba: np.ndarray, sprite: np.ndarray, ox: int, oy: int) -> None:
+    """Composite a premultiplied RGBA sprite over the plane at (ox, oy), clipped to the plane."""
+    Ph, Pw = rgba.shape[:2]
+    h, w = sprite.shape[:2]
+    x0, y0, x1, y1 = max(ox, 0), max(oy, 0), min(ox + w, Pw), min(oy + h, Ph)
+    if x0 >= x1 or y0 >= y1:
+        return
+    src = sprite[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
+    dst = rgba[y0:y1, x0:x1]
+    dst *= 1.0 - src[..., 3:4]
+    dst += src
+
+
+def _visible_box(poly: np.ndarray, W: int, H: int) -> tuple[float, float, float, float] | None:
+    x1, y1 = poly.min(0)
+    x2, y2 = poly.max(0)
+    cx1, cy1, cx2, cy2 = max(x1, 0.0), max(y1, 0.0), min(x2, float(W)), min(y2, float(H))
+    if cx2 - cx1 < MIN_SIDE_PX or cy2 - cy1 < MIN_SIDE_PX:
+        return None
+    if (cx2 - cx1) * (cy2 - cy1) < MIN_VISIBLE * (x2 - x1) * (y2 - y1):
+        return None
+    return (float(cx1), float(cy1), float(cx2), float(cy2))
+
+
+def _tile_px(tiles: list[LabelledTile]) -> float:
+    """Median short side of the labelled boxes: how big tiles appear in this photo."""
+    if not tiles:
+        return 0.0
+    return float(np.median([min(t.box[2] - t.box[0], t.box[3] - t.box[1]) for t in tiles]))
