@@ -31,7 +31,10 @@ class PhotoActor:
         with tempfile.TemporaryDirectory(prefix="mjsnap-batch-") as folder:
             local = Path(folder) / Path(task.path).name  # keep the suffix: decoders look at it
             local.write_bytes(data)
-            return run_task(task, self.scorer, photo_path=local)
+            record = run_task(task, self.scorer, photo_path=local)
+        if record["error"]:  # name the photo, not its temporary copy
+            record["error"] = record["error"].replace(str(local), task.path)
+        return record
 
 
 def connect(address: str | None) -> None:
@@ -51,7 +54,7 @@ def score_on_ray(
     tasks: Iterable[PhotoTask],
     spec: str,
     config: ScorerConfig,
-    workers: int,
+    workers: int | None,
     address: str | None = None,
     ship_bytes: bool = False,
 ) -> Iterator[dict[str, Any]]:
@@ -59,6 +62,7 @@ def score_on_ray(
     from ray.exceptions import RayActorError, WorkerCrashedError
 
     connect(address)
+    workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     actor_class = ray.remote(num_cpus=1, max_restarts=-1)(PhotoActor)
     actors = [actor_class.remote(spec, config) for _ in range(workers)]
     idle = deque(actors * 2)  # two photos queued per actor keeps it busy between calls

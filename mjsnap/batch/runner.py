@@ -7,6 +7,7 @@ duplicates found while planning go straight to the file; photos to score go to t
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -33,7 +34,7 @@ class BatchSettings(BaseModel):
     ruleset: str
     rule_options: dict[str, Any] = {}
     context: dict[str, Any] = {}  # command-line defaults, golden.json context fields
-    workers: int = Field(default=1, ge=1)
+    workers: int | None = Field(default=1, ge=1)  # None: every CPU (of this machine, or of the Ray cluster)
     resume: bool = False
     overwrite: bool = False
     retry_errors: bool = False
@@ -147,7 +148,7 @@ def _engine(settings: BatchSettings, tasks: Iterator[PhotoTask]) -> Iterator[dic
                             settings.ship_bytes)
     from mjsnap.batch.local_engine import score_locally
 
-    return score_locally(tasks, settings.scorer, config, settings.workers)
+    return score_locally(tasks, settings.scorer, config, settings.workers or os.cpu_count() or 1)
 
 
 def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | None = None,

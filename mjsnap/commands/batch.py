@@ -39,7 +39,7 @@ def batch(
     rules: str = typer.Option(..., "--rules", "-r", help="rule set: shaanxi, shaanxi108, xian or weinan"),
     out: Path = typer.Option(..., "--out", help="results file (JSON lines, one record per photo)"),
     csv: Path = typer.Option(None, "--csv", help="also write a CSV with one row per photo"),
-    workers: int = typer.Option(None, "--workers", "-j", min=1, help="worker processes / Ray actors [CPU count]"),
+    workers: int = typer.Option(None, "--workers", "-j", min=1, help="worker processes / Ray actors [all CPUs]"),
     resume: bool = typer.Option(False, "--resume", help="continue --out: skip photos it already records"),
     overwrite: bool = typer.Option(False, "--overwrite", help="start --out afresh if it exists"),
     retry_errors: bool = typer.Option(False, "--retry-errors", help="with --resume: score error records again"),
@@ -71,8 +71,6 @@ def batch(
     Context for each photo comes from these options, overridden by a sidecar PHOTO.json beside the photo
     (golden.json's context fields: winner, dealer, self_draw, discarder, bets, flags).
     """
-    import os
-
     from mjsnap.batch.discovery import DiscoveryError
     from mjsnap.batch.journal import JournalError
     from mjsnap.batch.progress import BatchProgress
@@ -92,7 +90,7 @@ def batch(
         context["bets"] = parsed_bets
     settings = BatchSettings(
         inputs=inputs, out=out, ruleset=rules, rule_options=_rule_options(option), context=context,
-        workers=workers or os.cpu_count() or 1, resume=resume, overwrite=overwrite, retry_errors=retry_errors,
+        workers=workers, resume=resume, overwrite=overwrite, retry_errors=retry_errors,
         engine=engine, ray_address=ray_address, ship_bytes=ship_bytes, scorer=scorer,
         model_dir=str(model_dir) if model_dir else None, backend=backend, conf=conf,
     )  # fmt: skip

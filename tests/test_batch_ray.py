@@ -1,0 +1,49 @@
+"""`--engine ray` on a local Ray (2 CPUs): the same records as the local engine, resume, and --ship-bytes."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from batch_archive import make_archive
+
+from mjsnap.batch.journal import iter_records, latest_by_path
+from mjsnap.batch.records import content_of
+from mjsnap.batch.runner import BatchSettings, run_batch
+
+ray = pytest.importorskip("ray", reason="the `ray` extra is not installed")
+TESTS_DIR = Path(__file__).resolve().parent
+FAKE = "batch_fakes:pixel_scorer"
+
+
+@pytest.fixture(scope="module")
+def local_ray():
+    # Workers import batch_fakes, which lives in tests/, so they get tests/ on their path.
+    path = os.pathsep.join(p for p in (str(TESTS_DIR), os.environ.get("PYTHONPATH")) if p)
+    ray.init(num_cpus=2, include_dashboard=False, runtime_env={"env_vars": {"PYTHONPATH": path}},
+             log_to_driver=False)  # fmt: skip
+    yield
+    ray.shutdown()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_ray_engine_matches_the_local_engine_and_resumes(tmp_path: Path, local_ray) -> None:
+    archive = make_archive(tmp_path / "photos")
+    common = {"inputs": [str(archive)], "ruleset": "weinan", "scorer": FAKE}
+    run_batch(BatchSettings(out=tmp_path / "local.jsonl", **common))
+    expected = {p: content_of(r) for p, r in latest_by_path(tmp_path / "local.jsonl").items()}
+
+    ray_out = tmp_path / "ray.jsonl"
+    first = run_batch(BatchSettings(out=ray_out, engine="ray", workers=2, **common))
+    records = list(iter_records(ray_out))
+    assert {r["path"]: content_of(r) for r in records} == expected and len(records) == len(expected)
+    assert first.scored_by_engine > 0
+
+    lines = ray_out.read_text().splitlines(keepends=True)
+    ray_out.write_text("".join(lines[:4]) + lines[4][:20])  # a run killed mid-write
+    resumed = run_batch(BatchSettings(out=ray_out, engine="ray", workers=2, resume=True, ship_bytes=True, **common))
+    records = list(iter_records(ray_out))
+    assert resumed.already_recorded == 4 and resumed.tail_repair.dropped_bytes == 20
+    assert {r["path"]: content_of(r) for r in records} == expected and len(records) == len(expected)
