@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 from scoring.hand import N_SEATS, Meld, MeldType
 from scoring.options import RuleOptions
 from scoring.result import Payment, ScoreResult
+from scoring.tiles import format_compact
 
 
 class Ledger:
@@ -49,17 +50,13 @@ def others(seat: int) -> tuple[int, ...]:
     return tuple(s for s in range(N_SEATS) if s != seat)
 
 
-def winner_kongs(melds: Sequence[Meld]) -> list[Meld]:
-    return [m for m in melds if m.is_kong]
-
-
 def exposed_kong_feeder(meld: Meld, winner: int) -> int:
     """The seat that fed a 明杠/放杠; a kong_exposed without a valid 'from' cannot be settled."""
     if meld.type is not MeldType.KONG_EXPOSED:
         raise ValueError(f"{meld.type.value} has no feeder")
     if meld.from_seat is None or meld.from_seat == winner:
         raise KongFeederError(
-            f"kong_exposed {''.join(map(str, meld.tiles))}: give 'from', the seat that discarded the 4th tile"
+            f"kong_exposed {format_compact(meld.tiles)}: give 'from', the seat that discarded the 4th tile"
         )
     return meld.from_seat
 

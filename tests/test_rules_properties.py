@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from scoring.hand import Context, Hand, HandError, Meld, MeldType
 from scoring.scorer import RULESETS, rule_set, effective_options, score, score_case, waits
 from scoring.settlement import deltas_of
+from scoring.tiles import format_compact
 
 PROFILE = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -152,3 +153,20 @@ def test_waits_need_a_13_tile_hand():
         assert exc.code == "wrong_tile_count"
     else:
         raise AssertionError("waits accepted a 14-tile hand")
+
+
+@PROFILE
+@given(winning_hands(), st.integers(0, 33))
+def test_a_fifth_copy_always_errors(case, extra):
+    """Turning tiles into one kind until it has five copies (melds counted) is always refused as invalid_tiles."""
+    hand, ruleset = case
+    concealed = list(hand.concealed)
+    need = 5 - 1 - concealed.count(extra) - sum(m.tiles.count(extra) for m in hand.melds)  # -1: the winning tile
+    spots = [i for i, t in enumerate(concealed) if t != extra]
+    assume(need <= len(spots))
+    for i in spots[:need]:
+        concealed[i] = extra
+    data = {"ruleset": ruleset, "hand": format_compact(concealed), "win_tile": format_compact([extra]),
+            "melds": [m.to_dict() for m in hand.melds], "context": hand.context.to_dict()}
+    result = score_case(data)
+    assert (result.valid, result.reason, result.shapes) == (False, "invalid_tiles", [])

@@ -154,3 +154,10 @@ def test_not_a_win(hand, tile):
     result = win(hand, tile, winner=1, discarder=2)
     assert (result.valid, result.reason, result.deltas) == (False, "not_a_winning_shape", None)
     assert result.error
+
+
+def test_base_points_switch_scales_every_component():
+    context = {"winner": 0, "discarder": 2, "bets": [2, 2, 3, 4]}
+    result = win("13m456p789p345s55z", "2m", options=opts(shaanxi__base_points=1), **context)
+    assert result.item_pairs() == [["hu", 6], ["paozi", 15]]
+    assert result.deltas == [21, -6, -7, -8]

@@ -222,3 +222,10 @@ def test_table_has_54_rows():
     """Rows 1-53 plus the second "12"; row 52 is listed with its corrected 12 (printed 11, same items as row 13)."""
     assert len(TABLE) == 54
     assert dict((r, n) for r, n, _ in TABLE)["52"] == dict((r, n) for r, n, _ in TABLE)["13"]
+
+
+def test_point_value_switch():
+    result = win("111m999m33s55s", "5s", melds=[{"type": "kong_added", "tiles": "7777s"}], winner=1, self_draw=True,
+                 options=opts(weinan__point_value=10))
+    assert result.fan == 2
+    assert result.deltas == [-30, 90, -30, -30]

@@ -127,3 +127,10 @@ def test_only_plain_hands_win(hand, tile, reason, shapes):
 def test_heavenly_needs_the_dealer():
     result = win(TWO_WAY, "4s", winner=2, dealer=0, heavenly=True)
     assert (result.valid, result.reason) == (False, "heavenly_not_dealer")
+
+
+def test_base_points_switch():
+    result = win("123m456p55z78p", "9p", melds=[KONG], winner=1, self_draw=True, kong_replacement=True,
+                 options=opts(xian__base_points=5))
+    assert result.per_payer_win_base == 4  # the base stays in 基数 units
+    assert result.deltas == [-30, 90, -30, -30]

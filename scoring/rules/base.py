@@ -10,7 +10,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 
-from scoring.hand import Hand, MeldType
+from scoring.hand import Context, Hand, MeldType
 from scoring.options import RuleOptions
 from scoring.result import ScoreItem, ScoreResult
 from scoring.settlement import KongFeederError, Ledger
@@ -40,7 +40,7 @@ class Situation:
     warnings: list[str] = field(default_factory=list)
 
     @property
-    def ctx(self):
+    def ctx(self) -> Context:
         return self.hand.context
 
     @property

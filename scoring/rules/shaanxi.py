@@ -43,6 +43,8 @@ class Shaanxi(RuleSet):
     def settle(self, sit: Situation, ledger: Ledger) -> ScoreResult:
         allowed = self.allowed_shapes(sit.options)
         scored = next(s for s in sit.report.shapes if s in allowed)
+        if scored != PLAIN:
+            sit.decide("A2 special shapes win in the 136-tile variant, at the flat 底分")
         items = [HuScore().settle(sit, ledger, hu_payers(sit)), PaoziScore().settle(sit, ledger)]
         kong = KongScore().settle(sit, ledger)
         if kong is not None:
