@@ -25,7 +25,10 @@ def score(
     rules: str = typer.Option("shaanxi", "--rules", "-r", help=RULES_HELP),
     win: str = typer.Option(None, "--win", "-w", help="the winning tile, e.g. 5p"),
     meld: list[str] = typer.Option(
-        None, "--meld", "-m", help="TYPE:TILES[@FROM], e.g. pung:555p@2, kong_concealed:2222s (repeat)"
+        None,
+        "--meld",
+        "-m",
+        help="TYPE:TILES or TYPE:TILES@SEAT (who fed it), e.g. pung:555p@2, kong_concealed:2222s; repeat",
     ),
     self_draw: bool = typer.Option(False, "--self-draw", help="won on an own draw (default when no discarder)"),
     winner: int = typer.Option(0, "--winner", help="winner's seat 0-3"),

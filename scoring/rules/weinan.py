@@ -51,7 +51,8 @@ class Weinan(RuleSet):
     def settle(self, sit: Situation, ledger: Ledger) -> ScoreResult:
         check_missing_suit(sit)
         shape, pattern = best_reading(sit)
-        items = pattern + [i for i in [QingYi().evaluate(sit)] if i] + situational_items(sit)
+        one_suit = QingYi().evaluate(sit)
+        items = pattern + ([one_suit] if one_suit else []) + situational_items(sit)
         if not items:
             items = [lone_item(sit)]
         printed = TableOverride().evaluate(sit, items)
