@@ -2,7 +2,8 @@
 table and seen through a tilted pinhole camera (numpy), the way a phone would see them.
 
 Row text: tokens separated by spaces, ``|`` for a gap between groups, ``^`` before a sideways (claimed) tile,
-``#`` for a face-down tile. Rows are listed top to bottom (the first row is furthest from the camera).
+``#`` for a face-down tile, ``~`` before a tile knocked askew (turned 25 degrees and pushed a quarter tile off the
+row). Rows are listed top to bottom (the first row is furthest from the camera).
 """
 
 from __future__ import annotations
@@ -26,11 +27,18 @@ def tile_polygons(rows: list[str], gap: float = 0.6, row_gap: float = 0.8, inden
                 x += gap * TILE_W
                 continue
             sideways = token.startswith("^")
-            name = token.lstrip("^")
+            askew = token.startswith("~")
+            name = token.lstrip("^~")
             cls = BACK if name == "#" else kind_of(name)
             w, h = (TILE_H, TILE_W) if sideways else (TILE_W, TILE_H)
             y0 = y + (TILE_H - h)  # a sideways tile lies along the row's bottom edge
-            corners.append([[x, y0], [x + w, y0], [x + w, y0 + h], [x, y0 + h]])
+            quad = np.array([[x, y0], [x + w, y0], [x + w, y0 + h], [x, y0 + h]])
+            if askew:
+                t = np.radians(25.0)
+                centre = quad.mean(axis=0)
+                turn = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+                quad = (quad - centre) @ turn.T + centre + [0.0, 0.25 * TILE_H]
+            corners.append(quad)
             classes.append(cls)
             x += w
         y += TILE_H * (1 + row_gap)
