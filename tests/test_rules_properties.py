@@ -42,7 +42,9 @@ def build_hand(rng: random.Random, honours: bool) -> tuple[list[int], list[Meld]
     closed: list[int] = [pair, pair]
     for kind, tiles in sets:
         if kind == "kong":
-            melds.append(Meld(rng.choice([MeldType.KONG_CONCEALED, MeldType.KONG_ADDED]), tiles))
+            kong_type = rng.choice([MeldType.KONG_CONCEALED, MeldType.KONG_ADDED, MeldType.KONG_EXPOSED])
+            feeder = rng.choice([None, 0, 1, 2, 3]) if kong_type is MeldType.KONG_EXPOSED else None
+            melds.append(Meld(kong_type, tiles, feeder))
         elif rng.random() < 0.3:
             melds.append(Meld(MeldType.CHOW if kind == "chow" else MeldType.PUNG, tiles, rng.randrange(4)))
         else:
@@ -55,15 +57,18 @@ def random_context(rng: random.Random, melds: list[Meld]) -> Context:
     winner, dealer = rng.randrange(4), rng.randrange(4)
     self_draw = rng.random() < 0.5
     has_kong = any(m.is_kong for m in melds)
+    discarder = None if self_draw else rng.choice([s for s in range(4) if s != winner])
     return Context(
         winner=winner,
         dealer=dealer,
         self_draw=self_draw,
-        discarder=None if self_draw else rng.choice([s for s in range(4) if s != winner]),
+        discarder=discarder,
+        earthly=not self_draw and rng.random() < 0.1,
+        robbing_kong=not self_draw and rng.random() < 0.1,
         bets=tuple(rng.randrange(5) for _ in range(4)),
         kong_replacement=self_draw and has_kong and rng.random() < 0.3,
         last_tile=rng.random() < 0.2,
-        heavenly=self_draw and winner == dealer and rng.random() < 0.2,
+        heavenly=self_draw and rng.random() < 0.1,
         after_kong_discard=not self_draw and rng.random() < 0.2,
         missing_suit=rng.choice([None, "m", "p", "s"]),
     )
