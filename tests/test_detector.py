@@ -1,0 +1,250 @@
+"""vision.detector: letterbox, YOLO decoding and NMS as ultralytics does them; backends agree; boxes in original pixels."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from detector_model import TINY_IMGSZ, build_tiny_model, tile_scene
+from scoring.tiles import CLASS_NAMES
+from vision.detector import BACKENDS, ModelNotFoundError, TileDetector, decode, letterbox, nms, to_tensor
+from vision.imageio import ImageReadError, read_image
+
+ORIENTATION_TAG = 0x0112
+SCENE_SHAPES = [(TINY_IMGSZ, TINY_IMGSZ), (640, 480), (300, 500), (1000, 700)]
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("ultralytics", reason="building the test model needs the train extra")
+    return build_tiny_model(tmp_path_factory.getbasetemp() / "tiny-detector")
+
+
+# --- geometry and decoding, no model needed -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "width, height, size, scaled, pads",
+    [
+        (640, 480, 320, (320, 240), (0, 40)),
+        (300, 500, 320, (192, 320), (64, 0)),
+        (33, 17, 64, (64, 33), (0, 15)),  # odd padding: 15 above, 16 below, as ultralytics
+        (5, 5, 320, (320, 320), (0, 0)),  # small images are enlarged
+    ],
+)
+def test_letterbox_geometry(width: int, height: int, size: int, scaled: tuple, pads: tuple) -> None:
+    boxed, placement = letterbox(np.zeros((height, width, 3), np.uint8), size)
+    assert boxed.shape == (size, size, 3)
+    assert (placement.pad_x, placement.pad_y) == pads
+    assert placement.gain_x == pytest.approx(scaled[0] / width) and placement.gain_y == pytest.approx(scaled[1] / height)
+    assert (boxed == 114).all(axis=2).sum() == size * size - scaled[0] * scaled[1]
+
+
+def test_to_tensor_is_channels_first_in_unit_range() -> None:
+    boxed = np.zeros((4, 4, 3), np.uint8)
+    boxed[..., 0] = 255
+    tensor = to_tensor(boxed)
+    assert tensor.shape == (1, 3, 4, 4) and tensor.dtype == np.float32
+    assert tensor[0, 0].min() == 1.0 and tensor[0, 1:].max() == 0.0
+
+
+@pytest.mark.parametrize(
+    "boxes, scores, iou, kept",
+    [
+        ([[0, 0, 10, 10], [1, 0, 11, 10]], [0.9, 0.8], 0.5, [0]),  # IoU 0.82: the weaker one goes
+        ([[0, 0, 10, 10], [5, 0, 15, 10]], [0.9, 0.8], 0.5, [0, 1]),  # IoU 0.33: both stay
+        ([[0, 0, 10, 10], [5, 0, 15, 10]], [0.7, 0.8], 0.3, [1]),  # best first, then suppression
+        ([[0, 0, 10, 10], [20, 20, 30, 30], [0, 0, 10, 9]], [0.5, 0.6, 0.9], 0.5, [2, 1]),
+    ],
+)
+def test_nms(boxes, scores, iou: float, kept: list[int]) -> None:
+    result = nms(np.array(boxes, np.float32), np.array(scores, np.float32), iou)
+    assert result.tolist() == kept
+
+
+def head_output(anchors: list[tuple[tuple[float, float, float, float], int, float]], n_classes: int = 36) -> np.ndarray:
+    """A (1, 4 + C, A) head output from (cx, cy, w, h), class, score per anchor; other classes score 0.01."""
+    output = np.full((1, 4 + n_classes, len(anchors)), 0.01, np.float32)
+    for index, (xywh, cls, score) in enumerate(anchors):
+        output[0, :4, index] = xywh
+        output[0, 4 + cls, index] = score
+    return output
+
+
+def test_decode_is_class_wise_and_converts_centres_to_corners() -> None:
+    output = head_output(
+        [
+            ((50, 50, 20, 30), 3, 0.9),
+            ((51, 50, 20, 30), 3, 0.8),  # same class, overlapping: suppressed
+            ((51, 50, 20, 30), 7, 0.7),  # other class, same place: kept
+            ((200, 100, 10, 10), 0, 0.2),  # below conf
+        ]
+    )
+    boxes, confidence, class_id = decode(output, conf=0.25, iou=0.5)
+    assert class_id.tolist() == [3, 7]
+    np.testing.assert_allclose(confidence, [0.9, 0.7])
+    np.testing.assert_allclose(boxes, [[40, 35, 60, 65], [41, 35, 61, 65]])
+
+
+def test_decode_limits_the_number_of_detections() -> None:
+    output = head_output([((10 + 30 * i, 10, 20, 20), i % 36, 0.5 + i / 1000) for i in range(50)])
+    boxes, confidence, _ = decode(output, conf=0.25, iou=0.5, max_detections=7)
+    assert len(boxes) == 7 and confidence[0] == pytest.approx(0.549)
+
+
+# --- model directory errors ----------------------------------------------------------------------------------
+
+
+def test_missing_model_directory_says_what_to_do(tmp_path: Path) -> None:
+    with pytest.raises(ModelNotFoundError, match="no model directory at .*nowhere.*--model DIR"):
+        TileDetector(tmp_path / "nowhere")
+
+
+@pytest.mark.parametrize(
+    "meta, message",
+    [
+        (None, "meta.json is missing"),
+        ({"classes": list(CLASS_NAMES)[:34], "imgsz": 640}, "classes must be"),
+        ({"classes": list(CLASS_NAMES), "imgsz": 500}, "imgsz must be"),
+    ],
+)
+def test_bad_model_directory(tmp_path: Path, meta: dict | None, message: str) -> None:
+    if meta is not None:
+        (tmp_path / "meta.json").write_text(json.dumps(meta))
+    with pytest.raises((ModelNotFoundError, ValueError), match=message):
+        TileDetector(tmp_path)
+
+
+def test_model_directory_without_weights(tmp_path: Path) -> None:
+    (tmp_path / "meta.json").write_text(json.dumps({"classes": list(CLASS_NAMES), "imgsz": 640}))
+    with pytest.raises(ModelNotFoundError, match="none of"):
+        TileDetector(tmp_path)
+    with pytest.raises(ModelNotFoundError, match="model.onnx"):
+        TileDetector(tmp_path, backend="onnxruntime")
+    with pytest.raises(ValueError, match="unknown backend"):
+        TileDetector(tmp_path, backend="tensorrt")
+
+
+# --- with a real (tiny, random) YOLO11n ----------------------------------------------------------------------
+
+
+def test_letterbox_matches_ultralytics(tiny_model: Path) -> None:
+    from ultralytics.data.augment import LetterBox
+
+    for width, height in SCENE_SHAPES + [(33, 17)]:
+        scene = tile_scene(width, height)
+        ours, _ = letterbox(scene, TINY_IMGSZ)
+        np.testing.assert_array_equal(ours, LetterBox((TINY_IMGSZ, TINY_IMGSZ), auto=False)(image=scene))
+
+
+@pytest.mark.parametrize("width, height", SCENE_SHAPES)
+def test_detections_match_ultralytics_predict(tiny_model: Path, width: int, height: int) -> None:
+    from ultralytics import YOLO
+
+    scene = tile_scene(width, height, seed=10)
+    ours = TileDetector(tiny_model, backend="onnxruntime", conf=0.2, iou=0.5).detect(scene)
+    theirs = YOLO(str(tiny_model / "model.onnx"), task="detect").predict(
+        scene[:, :, ::-1], conf=0.2, iou=0.5, imgsz=TINY_IMGSZ, verbose=False
+    )[0].boxes
+    assert len(ours) >= 3, "the test model should find something to compare"
+    assert len(ours) == len(theirs)
+    np.testing.assert_array_equal(ours.class_id, theirs.cls.numpy().astype(int))
+    np.testing.assert_allclose(ours.confidence, theirs.conf.numpy(), atol=1e-5)
+    np.testing.assert_allclose(ours.xyxy, theirs.xyxy.numpy(), atol=0.01)
+
+
+@pytest.mark.parametrize("backend", [b for b in BACKENDS if b != "onnxruntime"])
+def test_backends_agree(tiny_model: Path, backend: str) -> None:
+    reference = TileDetector(tiny_model, backend="onnxruntime", conf=0.2)
+    other = TileDetector(tiny_model, backend=backend, conf=0.2)
+    for width, height in SCENE_SHAPES:
+        tensor = to_tensor(letterbox(tile_scene(width, height, seed=3), TINY_IMGSZ)[0])
+        expected, got = reference.raw_output(tensor), other.raw_output(tensor)
+        np.testing.assert_allclose(got[:, :4], expected[:, :4], atol=0.05)  # box pixels
+        np.testing.assert_allclose(got[:, 4:], expected[:, 4:], atol=1e-3)  # class scores
+        scene = tile_scene(width, height, seed=3)
+        ours, theirs = reference.detect(scene), other.detect(scene)
+        # A near-tie may flip at the threshold, so compare the clear detections.
+        clear = ours.confidence > 0.25
+        matched = [_has_match(box, cls, theirs) for box, cls in zip(ours.xyxy[clear], ours.class_id[clear])]
+        assert all(matched)
+
+
+def _has_match(box: np.ndarray, cls: int, detections) -> bool:
+    same_class = detections.xyxy[detections.class_id == cls]
+    return bool(len(same_class)) and bool((np.abs(same_class - box).max(axis=1) < 0.5).any())
+
+
+def test_auto_backend_is_the_fastest_present(tiny_model: Path) -> None:
+    detector = TileDetector(tiny_model)
+    assert detector.backend == "openvino"
+    assert (detector.imgsz, detector.classes, detector.version) == (TINY_IMGSZ, list(CLASS_NAMES), "tiny-test")
+
+
+def _png(pixels: np.ndarray, orientation: int | None = None) -> bytes:
+    exif = Image.Exif()
+    if orientation:
+        exif[ORIENTATION_TAG] = orientation
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(pixels)).save(buffer, format="PNG", exif=exif.tobytes())
+    return buffer.getvalue()
+
+
+def test_inputs_of_every_kind_give_the_same_detections(tiny_model: Path, tmp_path: Path) -> None:
+    detector = TileDetector(tiny_model, conf=0.2)
+    scene = tile_scene(640, 480, seed=5)
+    path = tmp_path / "scene.png"
+    path.write_bytes(_png(scene))
+    expected = detector.detect(scene)
+    assert len(expected) > 0
+    for source in (path, str(path), path.read_bytes(), Image.open(path), read_image(path)):
+        got = detector.detect(source)
+        np.testing.assert_array_equal(got.class_id, expected.class_id)
+        np.testing.assert_allclose(got.xyxy, expected.xyxy)
+
+
+def test_exif_rotated_copy_gives_the_same_tiles_in_the_rotated_frame(tiny_model: Path) -> None:
+    detector = TileDetector(tiny_model, conf=0.2)
+    upright = tile_scene(480, 640, seed=6)  # portrait, as the phone meant it
+    stored = np.rot90(upright, 1)  # how the phone wrote the pixels (landscape) with orientation 6
+    rotated = detector.detect(_png(stored, orientation=6))
+    expected = detector.detect(upright)
+    assert len(expected) > 0
+    np.testing.assert_array_equal(rotated.class_id, expected.class_id)
+    np.testing.assert_allclose(rotated.xyxy, expected.xyxy, atol=1e-3)
+    assert rotated.xyxy[:, [2]].max() <= 480 and rotated.xyxy[:, [3]].max() <= 640
+
+
+def test_large_photo_boxes_come_back_in_original_pixels(tiny_model: Path, tmp_path: Path) -> None:
+    detector = TileDetector(tiny_model, conf=0.2)
+    big = np.asarray(Image.fromarray(tile_scene(800, 600, seed=7)).resize((4800, 3600), Image.Resampling.NEAREST))
+    path = tmp_path / "big.jpg"
+    Image.fromarray(big).save(path, quality=92)
+    loaded = read_image(path)
+    factor = 4800 / loaded.pixels.shape[1]
+    assert factor > 2
+    on_working = detector.detect(loaded.pixels)
+    on_file = detector.detect(path)
+    assert len(on_file) > 0
+    np.testing.assert_array_equal(on_file.class_id, on_working.class_id)
+    np.testing.assert_allclose(on_file.xyxy, on_working.xyxy * factor, rtol=1e-4, atol=1e-2)
+    assert on_file.xyxy[:, 2].max() <= 4800 and on_file.xyxy[:, 3].max() <= 3600
+
+
+@pytest.mark.parametrize("width, height", [(1, 1), (20, 12), (7, 300)])
+def test_tiny_images_work(tiny_model: Path, width: int, height: int) -> None:
+    detections = TileDetector(tiny_model, conf=0.05).detect(tile_scene(width, height))
+    assert np.all(detections.xyxy >= 0)
+    assert np.all(detections.xyxy[:, [0, 2]] <= width) and np.all(detections.xyxy[:, [1, 3]] <= height)
+
+
+def test_unreadable_file_raises_image_read_error(tiny_model: Path, tmp_path: Path) -> None:
+    text = tmp_path / "hand.jpg"
+    text.write_text("not a photo")
+    with pytest.raises(ImageReadError, match="hand.jpg: not a readable image"):
+        TileDetector(tiny_model).detect(text)

@@ -1,0 +1,258 @@
+"""TileDetector: the shipped YOLO model run on one photo, boxes returned in pixels of the original photo.
+
+A model directory holds ``meta.json`` ({"version", "classes", "imgsz", ...}) and at least one of ``model_openvino/``
+(OpenVINO IR, fastest on a CPU), ``model.onnx`` (ONNX Runtime) or ``model.pt`` (ultralytics/torch, optional). Every
+backend only runs the network; letterboxing, decoding of the YOLO output and class-wise NMS are done here once, the
+same way ultralytics does them, so the backends give the same detections.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from mjsnap.paths import MODELS_DIR
+from scoring.tiles import CLASS_NAMES
+from vision.detections import Detections
+from vision.imageio import ImageSource, LoadedImage, from_pil, read_image
+
+BACKENDS = ("openvino", "onnxruntime", "ultralytics")
+_PAD_VALUE = 114  # ultralytics' letterbox grey
+_MAX_CANDIDATES = 30000  # boxes entering NMS, as ultralytics
+_MAX_DETECTIONS = 300
+_THREADS = os.cpu_count() or 1  # inference is the only work while it runs: use every core
+
+Network = Callable[[np.ndarray], np.ndarray]  # (1, 3, S, S) float32 in [0, 1] -> (1, 4 + classes, anchors)
+
+
+class ModelNotFoundError(FileNotFoundError):
+    """The model directory or the file a backend needs is missing; the message says what to do."""
+
+
+@dataclass(frozen=True)
+class Letterbox:
+    """How a working image was placed into the square network input."""
+
+    gain_x: float  # network pixels per working pixel
+    gain_y: float
+    pad_x: int
+    pad_y: int
+
+
+def letterbox(rgb: np.ndarray, size: int) -> tuple[np.ndarray, Letterbox]:
+    """Resize keeping the aspect ratio and pad to ``size`` x ``size`` exactly as ultralytics' LetterBox (centered)."""
+    height, width = rgb.shape[:2]
+    ratio = min(size / height, size / width)
+    new_w, new_h = max(round(width * ratio), 1), max(round(height * ratio), 1)
+    if (new_w, new_h) != (width, height):
+        rgb = cv2.resize(rgb, (new_w, new_h), interpolation=cv2.INTER_LINEAR)
+    pad_w, pad_h = (size - new_w) / 2, (size - new_h) / 2
+    top, bottom = round(pad_h - 0.1), round(pad_h + 0.1)
+    left, right = round(pad_w - 0.1), round(pad_w + 0.1)
+    boxed = cv2.copyMakeBorder(rgb, top, bottom, left, right, cv2.BORDER_CONSTANT, value=(_PAD_VALUE,) * 3)
+    return boxed, Letterbox(new_w / width, new_h / height, left, top)
+
+
+def to_tensor(boxed: np.ndarray) -> np.ndarray:
+    """HWC uint8 RGB -> (1, 3, H, W) float32 in [0, 1]."""
+    return np.ascontiguousarray(boxed.transpose(2, 0, 1)[None], dtype=np.float32) / np.float32(255)
+
+
+def nms(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Greedy NMS (indices kept, best first); a box is dropped when its IoU with a kept one is above ``iou``."""
+    order = np.argsort(-scores, kind="stable")
+    areas = (boxes[:, 2] - boxes[:, 0]) * (boxes[:, 3] - boxes[:, 1])
+    keep = []
+    while order.size:
+        best, rest = order[0], order[1:]
+        keep.append(best)
+        inter_w = np.clip(np.minimum(boxes[best, 2], boxes[rest, 2]) - np.maximum(boxes[best, 0], boxes[rest, 0]), 0, None)
+        inter_h = np.clip(np.minimum(boxes[best, 3], boxes[rest, 3]) - np.maximum(boxes[best, 1], boxes[rest, 1]), 0, None)
+        inter = inter_w * inter_h
+        overlap = inter / (areas[best] + areas[rest] - inter + 1e-9)
+        order = rest[overlap <= iou]
+    return np.array(keep, dtype=np.int64)
+
+
+def decode(
+    output: np.ndarray, conf: float, iou: float, max_detections: int = _MAX_DETECTIONS
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """YOLO11 head output (1, 4 + C, A) -> boxes xyxy in network pixels, confidences, class ids after class-wise NMS.
+
+    Each anchor keeps its best class (as ultralytics' default, multi_label=False).
+    """
+    rows = output[0].T  # (A, 4 + C): cx, cy, w, h, class scores (already sigmoid)
+    scores = rows[:, 4:]
+    class_id = scores.argmax(1)
+    confidence = scores[np.arange(len(rows)), class_id]
+    candidates = np.flatnonzero(confidence > conf)
+    if candidates.size > _MAX_CANDIDATES:
+        candidates = candidates[np.argsort(-confidence[candidates], kind="stable")[:_MAX_CANDIDATES]]
+    cx, cy, w, h = rows[candidates, :4].T
+    boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], axis=1)
+    confidence, class_id = confidence[candidates], class_id[candidates]
+    # Offsetting each class far apart makes one NMS pass class-wise (ultralytics' max_wh trick).
+    keep = nms(boxes + class_id[:, None] * 7680.0, confidence, iou)[:max_detections]
+    return boxes[keep], confidence[keep], class_id[keep]
+
+
+def _openvino_network(model_dir: Path) -> Network:
+    import openvino as ov
+
+    xml_files = sorted((model_dir / "model_openvino").glob("*.xml"))
+    if not xml_files:
+        raise ModelNotFoundError(f"{model_dir / 'model_openvino'}: no OpenVINO model (*.xml) found")
+    # f32 explicitly: on CPUs with AVX512-BF16 OpenVINO defaults to bf16, which moved boxes by tens of pixels
+    # on a test model; f32 keeps it in agreement with ONNX Runtime and PyTorch at about half bf16's speed.
+    config = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _THREADS, "INFERENCE_PRECISION_HINT": "f32"}
+    compiled = ov.Core().compile_model(xml_files[0], "CPU", config)
+    request = compiled.create_infer_request()
+    output = compiled.output(0)
+
+    def run(tensor: np.ndarray) -> np.ndarray:
+        return request.infer({0: tensor})[output]
+
+    return run
+
+
+def _onnxruntime_network(model_dir: Path) -> Network:
+    import onnxruntime as ort
+
+    path = model_dir / "model.onnx"
+    if not path.is_file():
+        raise ModelNotFoundError(f"{path}: no ONNX model found")
+    options = ort.SessionOptions()
+    options.intra_op_num_threads = _THREADS
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    input_name = session.get_inputs()[0].name
+
+    def run(tensor: np.ndarray) -> np.ndarray:
+        return session.run(None, {input_name: tensor})[0]
+
+    return run
+
+
+def _ultralytics_network(model_dir: Path) -> Network:
+    path = model_dir / "model.pt"
+    if not path.is_file():
+        raise ModelNotFoundError(f"{path}: no PyTorch model found")
+    try:
+        import torch
+        from ultralytics import YOLO
+    except ImportError as exc:
+        raise ModelNotFoundError(f"the ultralytics backend needs the train extra (pip install -e .[train]): {exc}") from None
+    torch.set_num_threads(_THREADS)
+    model = YOLO(str(path)).model.fuse(verbose=False).eval().float()
+
+    def run(tensor: np.ndarray) -> np.ndarray:
+        with torch.inference_mode():
+            prediction = model(torch.from_numpy(tensor))
+        return (prediction[0] if isinstance(prediction, (list, tuple)) else prediction).numpy()
+
+    return run
+
+
+_LOADERS: dict[str, Callable[[Path], Network]] = {
+    "openvino": _openvino_network,
+    "onnxruntime": _onnxruntime_network,
+    "ultralytics": _ultralytics_network,
+}
+_FILES = {"openvino": "model_openvino", "onnxruntime": "model.onnx", "ultralytics": "model.pt"}
+
+
+def available_backends(model_dir: Path) -> list[str]:
+    """Backends whose model file exists in ``model_dir``, fastest first."""
+    return [name for name in BACKENDS if (Path(model_dir) / _FILES[name]).exists()]
+
+
+def read_meta(model_dir: Path) -> dict:
+    """meta.json of a model directory, checked against the class list mjsnap uses."""
+    model_dir = Path(model_dir)
+    if not model_dir.is_dir():
+        raise ModelNotFoundError(
+            f"no model directory at {model_dir}; train and ship one (mjsnap train) or pass --model DIR"
+        )
+    meta_path = model_dir / "meta.json"
+    if not meta_path.is_file():
+        raise ModelNotFoundError(f"{meta_path} is missing; a model directory needs meta.json with classes and imgsz")
+    meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    if list(meta.get("classes", [])) != list(CLASS_NAMES):
+        raise ValueError(f"{meta_path}: classes must be the {len(CLASS_NAMES)} names of classes.txt in order")
+    if not isinstance(meta.get("imgsz"), int) or meta["imgsz"] % 32:
+        raise ValueError(f"{meta_path}: imgsz must be an integer multiple of 32, got {meta.get('imgsz')!r}")
+    return meta
+
+
+class TileDetector:
+    """Load a model once, then ``detect`` photos. ``backend="auto"`` picks the fastest one present."""
+
+    def __init__(
+        self,
+        model_dir: Path = MODELS_DIR / "current",
+        backend: str = "auto",
+        conf: float = 0.25,
+        iou: float = 0.5,
+    ) -> None:
+        if not 0 <= conf < 1 or not 0 < iou <= 1:
+            raise ValueError(f"conf must be in [0, 1) and iou in (0, 1], got conf={conf} iou={iou}")
+        self.model_dir = Path(model_dir)
+        meta = read_meta(self.model_dir)
+        self.version: str = str(meta.get("version", self.model_dir.name))
+        self.classes: list[str] = list(meta["classes"])
+        self.imgsz: int = meta["imgsz"]
+        self.conf, self.iou = conf, iou
+        present = available_backends(self.model_dir)
+        if backend == "auto":
+            if not present:
+                raise ModelNotFoundError(f"{self.model_dir}: none of {', '.join(_FILES.values())} is present")
+            backend = present[0]
+        elif backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}; choose one of auto, {', '.join(BACKENDS)}")
+        self.backend = backend
+        self._network = _LOADERS[backend](self.model_dir)
+
+    def raw_output(self, tensor: np.ndarray) -> np.ndarray:
+        """The network's head output for a (1, 3, imgsz, imgsz) input, checked against the class count."""
+        output = np.asarray(self._network(tensor), dtype=np.float32)
+        if output.ndim != 3 or output.shape[1] != 4 + len(self.classes):
+            raise ValueError(
+                f"{self.model_dir} ({self.backend}): output shape {output.shape} is not (1, {4 + len(self.classes)}, N)"
+            )
+        return output
+
+    def detect(self, image: np.ndarray | Image.Image | LoadedImage | ImageSource) -> Detections:
+        """Tiles in ``image`` (an RGB array, a Pillow image, a loaded image, or a file path / bytes to read).
+
+        Boxes are in pixels of the original photo after EXIF orientation. A file that cannot be read raises
+        ``vision.imageio.ImageReadError``.
+        """
+        loaded = self._as_loaded(image)
+        boxed, placement = letterbox(loaded.pixels, self.imgsz)
+        boxes, confidence, class_id = decode(self.raw_output(to_tensor(boxed)), self.conf, self.iou)
+        to_x, to_y = loaded.to_original
+        boxes = (boxes - [placement.pad_x, placement.pad_y, placement.pad_x, placement.pad_y]) / [
+            placement.gain_x / to_x,
+            placement.gain_y / to_y,
+            placement.gain_x / to_x,
+            placement.gain_y / to_y,
+        ]
+        boxes = np.clip(boxes, 0, [loaded.width, loaded.height, loaded.width, loaded.height])
+        return Detections(boxes, confidence, class_id)
+
+    @staticmethod
+    def _as_loaded(image: np.ndarray | Image.Image | LoadedImage | ImageSource) -> LoadedImage:
+        if isinstance(image, LoadedImage):
+            return image
+        if isinstance(image, np.ndarray):
+            return LoadedImage.from_array(image)
+        if isinstance(image, Image.Image):
+            return from_pil(image)
+        return read_image(image)

@@ -1,0 +1,160 @@
+"""Read a photo the way a person sees it: any common format, EXIF orientation applied, one downscale at most.
+
+Phone photos are 12-50 MP while the detector looks at ~640 px, so a large photo is reduced once, at decode time
+where the format allows it (JPEG's DCT scaling), to a working size. ``LoadedImage`` keeps the original size so
+detections can be reported in pixels of the original (EXIF-rotated) photo.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import BinaryIO
+
+import cv2
+import numpy as np
+import pillow_heif
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+pillow_heif.register_heif_opener()  # HEIC/HEIF through Pillow; libheif applies the file's own rotation
+
+SUPPORTED = "JPEG, PNG, WebP or HEIC"
+# Longest side kept after loading: ample detail for 640-px detection and tile crops; a 12 MP JPEG decodes at 1/2.
+WORKING_MAX_SIDE = 1600
+# EXIF orientations 5..8 turn the stored image by 90 degrees, so width and height swap.
+_TRANSPOSED_ORIENTATIONS = {5, 6, 7, 8}
+_ORIENTATION_TAG = 0x0112
+
+ImageSource = str | Path | bytes | BinaryIO
+# ultralytics, once imported, wraps Image.open so that an unrecognised file makes it install a HEIF plugin (pip, or
+# an ImportError offline). pillow-heif is registered above, so the wrapped original is what we call.
+_ULTRALYTICS_PATCH = "ultralytics.utils.patches"
+
+
+class ImageReadError(ValueError):
+    """The file is missing, is not an image, or is damaged. The message names the file and the reason."""
+
+
+@dataclass(frozen=True)
+class LoadedImage:
+    pixels: np.ndarray  # (h, w, 3) uint8 RGB at working size
+    width: int  # of the original photo after EXIF orientation
+    height: int
+
+    def __post_init__(self) -> None:
+        if self.pixels.ndim != 3 or self.pixels.shape[2] != 3 or self.pixels.dtype != np.uint8:
+            raise ValueError(f"LoadedImage needs (h, w, 3) uint8 pixels, got {self.pixels.shape} {self.pixels.dtype}")
+        if self.width < 1 or self.height < 1 or min(self.pixels.shape[:2]) < 1:
+            raise ValueError("LoadedImage needs at least one pixel")
+
+    @property
+    def to_original(self) -> tuple[float, float]:
+        """(x, y) factors from working pixels to original pixels (>= 1 when the photo was reduced)."""
+        return self.width / self.pixels.shape[1], self.height / self.pixels.shape[0]
+
+    @classmethod
+    def from_array(cls, rgb: np.ndarray) -> LoadedImage:
+        """An RGB (or grey) uint8 array taken as the original photo itself: no EXIF to apply, no downscale."""
+        rgb = np.asarray(rgb)
+        if rgb.ndim == 2:
+            rgb = np.repeat(rgb[:, :, None], 3, axis=2)
+        return cls(np.ascontiguousarray(rgb), rgb.shape[1], rgb.shape[0])
+
+
+def _name(source: ImageSource) -> str:
+    return str(source) if isinstance(source, (str, Path)) else "<image bytes>"
+
+
+def _pil_open(handle: str | Path | BinaryIO) -> Image.Image:
+    if getattr(Image.open, "__module__", None) == _ULTRALYTICS_PATCH:
+        return sys.modules[_ULTRALYTICS_PATCH]._image_open(handle)
+    return Image.open(handle)
+
+
+def _open(source: ImageSource) -> Image.Image:
+    name = _name(source)
+    if isinstance(source, (str, Path)):
+        path = Path(source)
+        if not path.exists():
+            raise ImageReadError(f"{name}: no such file")
+        if path.is_dir():
+            raise ImageReadError(f"{name}: is a directory, not an image")
+        handle: str | Path | BinaryIO = path
+    elif isinstance(source, bytes):
+        handle = io.BytesIO(source)
+    else:
+        handle = source
+    try:
+        return _pil_open(handle)
+    except UnidentifiedImageError:
+        raise ImageReadError(f"{name}: not a readable image (expected {SUPPORTED})") from None
+    except Image.DecompressionBombError as exc:
+        raise ImageReadError(f"{name}: image too large to read safely ({exc})") from None
+    except PermissionError:
+        raise ImageReadError(f"{name}: permission denied") from None
+    except OSError as exc:
+        raise ImageReadError(f"{name}: damaged or truncated image ({exc})") from None
+
+
+def _to_rgb(image: Image.Image) -> Image.Image:
+    """RGB pixels; transparent areas become white (a tile photo never means black there)."""
+    if image.mode == "RGB":
+        return image
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+        rgba = image.convert("RGBA")
+        background = Image.new("RGB", rgba.size, (255, 255, 255))
+        background.paste(rgba, mask=rgba.getchannel("A"))
+        return background
+    if image.mode.startswith("I;16") or image.mode in ("I", "F"):
+        # 16-bit / float grey: stretch to 8 bits instead of clipping everything to white.
+        grey = np.asarray(image, dtype=np.float32)
+        low, high = float(grey.min()), float(grey.max())
+        grey8 = ((grey - low) * (255.0 / (high - low)) if high > low else np.zeros_like(grey)).astype(np.uint8)
+        return Image.fromarray(grey8).convert("RGB")
+    return image.convert("RGB")
+
+
+def _reduce(rgb: np.ndarray, max_side: int | None) -> np.ndarray:
+    height, width = rgb.shape[:2]
+    if max_side is None or max(width, height) <= max_side:
+        return np.ascontiguousarray(rgb)
+    factor = max_side / max(width, height)
+    size = (max(round(width * factor), 1), max(round(height * factor), 1))
+    return cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)  # area averaging: no aliasing on glyph strokes
+
+
+def read_image(source: ImageSource, max_side: int | None = WORKING_MAX_SIDE) -> LoadedImage:
+    """Decode ``source`` upright, reduced so its longer side is at most ``max_side`` (None keeps full size).
+
+    Raises ImageReadError for a missing, non-image or damaged file.
+    """
+    image = _open(source)
+    with image:
+        try:
+            stored_w, stored_h = image.size
+            orientation = image.getexif().get(_ORIENTATION_TAG, 1)
+            width, height = (stored_h, stored_w) if orientation in _TRANSPOSED_ORIENTATIONS else (stored_w, stored_h)
+            if max_side is not None and max(stored_w, stored_h) > max_side:
+                # JPEG can decode straight to 1/2, 1/4 or 1/8 size, never smaller than the requested box.
+                factor = max_side / max(stored_w, stored_h)
+                image.draft("RGB", (math.ceil(stored_w * factor), math.ceil(stored_h * factor)))
+            rgb = np.asarray(_to_rgb(ImageOps.exif_transpose(image)))
+        except Image.DecompressionBombError as exc:
+            raise ImageReadError(f"{_name(source)}: image too large to read safely ({exc})") from None
+        except (OSError, SyntaxError, ValueError) as exc:
+            raise ImageReadError(f"{_name(source)}: damaged or truncated image ({exc})") from None
+    return LoadedImage(_reduce(rgb, max_side), width, height)
+
+
+def load_image(source: ImageSource) -> np.ndarray:
+    """The full-size upright photo as an (h, w, 3) uint8 RGB array; raises ImageReadError."""
+    return read_image(source, max_side=None).pixels
+
+
+def from_pil(image: Image.Image, max_side: int | None = WORKING_MAX_SIDE) -> LoadedImage:
+    """A Pillow image already in memory, treated like a file: EXIF orientation applied, reduced once."""
+    rgb = np.asarray(_to_rgb(ImageOps.exif_transpose(image)))
+    return LoadedImage(_reduce(rgb, max_side), rgb.shape[1], rgb.shape[0])
