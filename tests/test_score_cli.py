@@ -134,6 +134,9 @@ def test_photo_path_goes_to_the_pipeline(tmp_path: Path, monkeypatch):
     assert json.loads(result.output) == {"image": str(photo), "valid": True}
     path, ruleset, _, context = calls[0]
     assert (path, ruleset, context["winner"], context["discarder"]) == (photo, "xian", 2, 1)
+    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(
+        score_photo=lambda *args: {"valid": False, "reason": "model_not_found"}))
+    assert run(str(photo), "--rules", "xian").exit_code == 1
 
 
 def test_photo_path_without_the_pipeline(tmp_path: Path, monkeypatch):

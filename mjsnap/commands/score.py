@@ -5,7 +5,8 @@
     mjsnap score --json-in ../shared/rules/golden.json        # one JSON object per line (docs/score-json.md)
     mjsnap score photo.jpg --rules xian --winner 0            # photo -> hand -> score (mjsnap.pipeline)
 
-Bad notation or options exit with code 2 and a message; a hand that does not win prints why and exits 1.
+Bad notation or options exit with code 2 and a message; a hand (or photo) that does not win prints why and
+exits 1.
 """
 
 from __future__ import annotations
@@ -186,7 +187,10 @@ def _score_photo(path: Path, rules: str, options, context: dict[str, Any]) -> No
         from mjsnap.pipeline import score_photo
     except ImportError:
         _fail("photo scoring is not available yet (mjsnap.pipeline.score_photo is missing)")
-    typer.echo(json.dumps(score_photo(path, rules, options, context), ensure_ascii=False))
+    result = score_photo(path, rules, options, context)
+    typer.echo(json.dumps(result, ensure_ascii=False))
+    if not result.get("valid"):
+        raise typer.Exit(1)
 
 
 def _parse_meld(text: str) -> dict[str, Any]:
