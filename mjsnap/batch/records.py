@@ -48,6 +48,9 @@ class PhotoOutcome(BaseModel):
     items: list[dict[str, Any]] = []  # ScoreItem dicts (name, zh, en, value, reason)
     fan: int | None = None
     deltas: list[int] | None = None
+    kong_points_to_winner: int | None = None
+    per_payer_win_base: int | None = None
+    decisions: list[str] = []  # the [A#] rule switches that decided something
     warnings: list[PhotoWarning] = []
     error: str | None = None  # why the hand is not scored (human message)
     error_code: str | None = None  # the scorer's machine code ("not_a_winning_shape", ...)
@@ -75,6 +78,9 @@ class PhotoRecord(BaseModel):
     items: list[dict[str, Any]] = []
     fan: int | None = None
     deltas: list[int] | None = None
+    kong_points_to_winner: int | None = None
+    per_payer_win_base: int | None = None
+    decisions: list[str] = []
     warnings: list[PhotoWarning] = []
     error: str | None = None
     error_code: str | None = None

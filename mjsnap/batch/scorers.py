@@ -31,6 +31,14 @@ class ScorerConfig(BaseModel):
     conf: float | None = None
 
 
+class PhotoError(Exception):
+    """A photo the pipeline could not use at all (unreadable): an ``error`` record, not ``not_scored``."""
+
+    def __init__(self, message: str, code: str):
+        super().__init__(message)
+        self.code = code
+
+
 class ScorerSpecError(ValueError):
     """A --scorer spec that does not name an importable factory."""
 
@@ -50,3 +58,55 @@ def load_factory(spec: str) -> ScorerFactory:
 
 def build_scorer(spec: str, config: ScorerConfig) -> PhotoScorer:
     return load_factory(spec)(config)
+
+
+def outcome_from_pipeline(result: dict[str, Any]) -> PhotoOutcome:
+    """``mjsnap.pipeline.score_photo``'s JSON as a PhotoOutcome; a photo it could not read raises PhotoError."""
+    read = result.get("read")
+    if read is None:
+        raise PhotoError(result.get("error") or "the photo could not be read", result.get("reason") or "unreadable")
+    photo = result.get("photo") or {}
+    detections = [
+        {"cls": tile.get("detected_cls") or tile["cls"], "conf": tile["conf"], "box": tile["box"]}
+        for tile in read.get("tiles", [])
+    ]
+    warnings = list(read.get("warnings", []))
+    warnings += [{"code": "score", "message": text} for text in result.get("warnings", [])]
+    return PhotoOutcome(
+        model_version=photo.get("model"),
+        width=photo.get("width"),
+        height=photo.get("height"),
+        detections=detections,
+        hand={key: value for key, value in read.items() if key != "warnings"},
+        shapes=result.get("shapes", []),
+        scored_shape=result.get("scored_shape"),
+        valid=bool(result.get("valid")),
+        items=result.get("item_details", []),
+        fan=result.get("fan"),
+        deltas=result.get("deltas"),
+        kong_points_to_winner=result.get("kong_points_to_winner"),
+        per_payer_win_base=result.get("per_payer_win_base"),
+        decisions=result.get("decisions", []),
+        warnings=warnings,
+        error=result.get("error"),
+        error_code=result.get("reason"),
+    )
+
+
+def pipeline_scorer(config: ScorerConfig) -> PhotoScorer:
+    """The default per-photo function: the shipped detector (loaded here, once) and mjsnap.pipeline.score_photo."""
+    from mjsnap.paths import MODELS_DIR
+    from mjsnap.pipeline import score_photo
+    from scoring.options import RuleOptions
+    from vision.detector import TileDetector
+
+    model_dir = Path(config.model_dir) if config.model_dir else MODELS_DIR / "current"
+    detector_options = {"conf": config.conf} if config.conf is not None else {}
+    detector = TileDetector(model_dir, backend=config.backend, **detector_options)
+    rule_options = RuleOptions().with_overrides(config.rule_options)
+
+    def score(path: Path, context: dict[str, Any]) -> PhotoOutcome:
+        result = score_photo(path, config.ruleset, rule_options=rule_options, context=context, detector=detector)
+        return outcome_from_pipeline(result)
+
+    return score
