@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from scoring.options import RuleOptions
 from scoring.result import ScoreItem, ScoreResult
-from scoring.rules.base import NotAllowed, RuleSet, Situation, has_chow_meld, reject_honors, suits_in
+from scoring.rules.base import RuleSet, Situation, has_chow_meld, reject_honors
 from scoring.rules.items.weinan.dadui import DaDuiZi
 from scoring.rules.items.weinan.dihu import DiHu
 from scoring.rules.items.weinan.ganghoudianhu import GangHouDianHu
@@ -21,19 +21,18 @@ from scoring.rules.items.weinan.haidilao import HaiDiLao
 from scoring.rules.items.weinan.haohua import HaoHuaQiXiaoDui
 from scoring.rules.items.weinan.jingoudiao import JinGouDiao
 from scoring.rules.items.weinan.kongs import WeinanKongs
-from scoring.rules.items.weinan.pinghu import PingHu
+from scoring.rules.items.weinan.missing_suit import QueYiMen
+from scoring.rules.items.weinan.one_fan import OneFanRule
 from scoring.rules.items.weinan.qingyi import QingYi
 from scoring.rules.items.weinan.qixiaodui import QiXiaoDui
 from scoring.rules.items.weinan.root import ExtraGen, root_items, roots
 from scoring.rules.items.weinan.table_override import TableOverride
 from scoring.rules.items.weinan.tianhu import TianHu
-from scoring.rules.items.weinan.zimo import ZiMo
 from scoring.settlement import Ledger, others
 from scoring.shapes import PLAIN, SEVEN_PAIRS
 
 WINNING_SHAPES = frozenset({PLAIN, SEVEN_PAIRS})
 SITUATIONAL = (GangShangHua(), TianHu(), DiHu(), HaiDiLao(), GangHouDianHu())
-SUIT_NAMES = {"m": "万 m", "p": "筒 p", "s": "条 s"}
 
 
 class Weinan(RuleSet):
@@ -49,12 +48,12 @@ class Weinan(RuleSet):
             sit.warn("exposed chow in Weinan, where 吃 is not allowed (accepted as given)")
 
     def settle(self, sit: Situation, ledger: Ledger) -> ScoreResult:
-        check_missing_suit(sit)
+        QueYiMen().check(sit)
         shape, pattern = best_reading(sit)
         one_suit = QingYi().evaluate(sit)
         items = pattern + ([one_suit] if one_suit else []) + situational_items(sit)
         if not items:
-            items = [lone_item(sit)]
+            items = [OneFanRule().apply(sit)]
         printed = TableOverride().evaluate(sit, items)
         fan = sum(item.value for item in items) if printed is None else printed
         point = sit.options.weinan.point_value
@@ -74,19 +73,6 @@ class Weinan(RuleSet):
         )
 
 
-def check_missing_suit(sit: Situation) -> None:
-    """缺一门: at most two suits, none of them the declared missing suit (清一 satisfies it by itself)."""
-    suits = suits_in(sit.hand)
-    declared = sit.ctx.missing_suit
-    if declared is not None and declared in suits:
-        raise NotAllowed(
-            "holds_declared_missing_suit",
-            f"declared missing suit {SUIT_NAMES[declared]} but the hand holds it (选择缺一门后，必出缺一门牌型)",
-        )
-    if len(suits) > 2:
-        raise NotAllowed("not_missing_a_suit", "the hand holds all three suits: Weinan wins need 缺一门")
-
-
 def best_reading(sit: Situation) -> tuple[str, list[ScoreItem]]:
     """The shape reading with the most 番: seven pairs (七小对/豪华) or a plain decomposition (金钩钓/大对子 + 根)."""
     readings: list[tuple[str, list[ScoreItem]]] = []
@@ -104,21 +90,6 @@ def best_reading(sit: Situation) -> tuple[str, list[ScoreItem]]:
 
 def situational_items(sit: Situation) -> list[ScoreItem]:
     return [item for item in (i.evaluate(sit) for i in SITUATIONAL) if item is not None]
-
-
-def lone_item(sit: Situation) -> ScoreItem:
-    """No item at all: 自摸 1番 on a self-draw; 平胡 1番 otherwise, which may not take a discard (1番不能接炮)."""
-    ctx = sit.ctx
-    if ctx.is_self_draw:
-        return ZiMo.make(ZiMo.fan, "self-draw with no other item (没有特殊牌型算1番)")
-    item = PingHu.make(PingHu.fan, "no item: a 1番 hand")
-    if ctx.robbing_kong:
-        allowed = sit.options.weinan.plain_robbing_kong
-        sit.decide(f"A12 weinan.plain_robbing_kong={str(allowed).lower()}")
-        if allowed:
-            return item
-    how = "rob a kong (抢杠 counts as a discard)" if ctx.robbing_kong else "win on a discard"
-    raise NotAllowed("one_fan_cannot_win_on_discard", f"a 1番 hand may not {how}: 1番不能接炮", [item], fan=1)
 
 
 def fan_payers(sit: Situation) -> tuple[int, ...]:
