@@ -104,6 +104,8 @@ class TrainSettings:
     mosaic: float = 1.0
     fraction: float = 1.0
     plots: bool = False
+    command: str = ""  # the command line that started the run, kept for the model card
+    hours: float | None = None  # wall-time budget: ultralytics re-plans the epochs after the first one
     extra: dict[str, Any] = field(default_factory=dict)
 
     def ultralytics_args(self, data_yaml: Path) -> dict[str, Any]:
@@ -139,6 +141,8 @@ class TrainSettings:
             "save_period": -1,  # last.pt is rewritten every epoch anyway: that is what resume uses
             "verbose": False,
         }
+        if self.hours is not None:
+            args["time"] = self.hours
         if self.pretrained is not None:
             args["pretrained"] = str(Path(self.pretrained).resolve())
         args.update(self.extra)
@@ -149,23 +153,26 @@ def _progress_callback(progress_file: Path | None):
     started = time.time()
 
     def on_fit_epoch_end(trainer) -> None:
-        epoch = trainer.epoch + 1
+        # ultralytics calls this once more after training, with epoch = epochs + 1, for its final check of best.pt.
+        final = trainer.epoch + 1 > trainer.epochs
+        epoch = min(trainer.epoch + 1, trainer.epochs)
         elapsed = time.time() - started
-        eta = elapsed / max(epoch - trainer.start_epoch, 1) * (trainer.epochs - epoch)
+        eta = 0.0 if final else elapsed / max(epoch - trainer.start_epoch, 1) * (trainer.epochs - epoch)
         metrics = {k: round(float(v), 4) for k, v in (trainer.metrics or {}).items()}
         record = {
             "epoch": epoch,
             "epochs": trainer.epochs,
+            "final_best": final,
             "elapsed_s": round(elapsed),
             "eta_s": round(eta),
             "mAP50": metrics.get("metrics/mAP50(B)"),
             "mAP50-95": metrics.get("metrics/mAP50-95(B)"),
             "time": time.strftime("%H:%M:%S", time.gmtime()),
         }
+        what = "final check of best.pt" if final else f"epoch {epoch}/{trainer.epochs}"
         line = (
-            f"[mjsnap train] epoch {epoch}/{trainer.epochs} done at {record['time']} UTC, "
-            f"elapsed {elapsed / 60:.1f} min, ETA {eta / 60:.1f} min, "
-            f"val mAP50 {record['mAP50']} mAP50-95 {record['mAP50-95']}"
+            f"[mjsnap train] {what} done at {record['time']} UTC, elapsed {elapsed / 60:.1f} min, "
+            f"ETA {eta / 60:.1f} min, val mAP50 {record['mAP50']} mAP50-95 {record['mAP50-95']}"
         )
         print(line, flush=True)
         if progress_file is not None:

@@ -28,6 +28,7 @@ def _pretrained_start(choice: str | None) -> Path | None:
 
 
 def train(
+    ctx: typer.Context,
     data: Path = typer.Option(None, help="dataset config (datasets/*.yaml)"),
     epochs: int = typer.Option(10, min=1, help="fixed number of epochs (no early stopping)"),
     imgsz: int = typer.Option(480, min=32, help="training image size; inference must use the same"),
@@ -43,6 +44,7 @@ def train(
     warmup_epochs: float = typer.Option(1.0),
     close_mosaic: int = typer.Option(2, help="last epochs without mosaic"),
     fraction: float = typer.Option(1.0, min=0.0, max=1.0, help="fraction of the training images to use"),
+    hours: float = typer.Option(None, help="wall-time budget; ultralytics then sets the epochs to fit it"),
     resume: Path = typer.Option(None, help="continue an interrupted run from RUN/weights/last.pt"),
 ) -> None:
     """Train a YOLO tile detector offline; progress lines go to stdout and RUN/progress.jsonl."""
@@ -67,10 +69,78 @@ def train(
             warmup_epochs=warmup_epochs,
             close_mosaic=close_mosaic,
             fraction=fraction,
+            command=_command_line(ctx.params),
+            hours=hours,
         )
         folder = training.train(settings)
     typer.echo(f"run folder: {folder}")
 
 
+def _command_line(params: dict) -> str:
+    """The equivalent full `mjsnap train` command (every option spelled out), kept with the run for the model card."""
+    import shlex
+
+    parts = ["mjsnap", "train"]
+    for key, value in params.items():
+        if value is not None:
+            parts += [f"--{key.replace('_', '-')}", str(value)]
+    return shlex.join(parts)
+
+
+def evaluate(
+    model: Path = typer.Option(..., help="a model directory (meta.json + model files) or a training checkpoint .pt"),
+    data: Path = typer.Option(..., help="dataset config (datasets/*.yaml); its val images are used"),
+    split: str = typer.Option("val", help="which split of the config"),
+    backend: str = typer.Option("auto", help="auto, openvino, onnxruntime or ultralytics"),
+    conf: float = typer.Option(0.25, help="operating confidence for tile accuracy / errors / exact match"),
+    imgsz: int = typer.Option(480, help="inference size for a .pt checkpoint (a model directory has its own)"),
+    limit: int = typer.Option(None, help="only the first N images of each folder"),
+    json_out: Path = typer.Option(None, help="also write the report as JSON here"),
+) -> None:
+    """mAP50, mAP50-95, per-class recall, top confusions, tile accuracy and image exact-match on labelled images."""
+    from vision import evaluate as ev
+    from vision.train import WORK_DIR
+
+    model_dir = model if model.is_dir() else ev.checkpoint_model_dir(model, imgsz, WORK_DIR / "eval_models")
+    predictor, chosen = ev.detector_predictor(model_dir, backend)
+    images = [item for folder in ev.val_folders(data, split) for item in ev.load_labelled_folder(folder, limit)]
+    report = ev.evaluate(predictor, images, conf, f"{model} ({chosen})", f"{data}:{split}")
+    typer.echo(report.summary())
+    for row in report.per_class:
+        typer.echo(f"  {row.name:>6}  tiles {row.true_tiles:5d}  AP50 {row.ap50:.3f}  recall {row.recall:.3f}")
+    confusions = ", ".join(f"{c.true}->{c.predicted}: {c.count}" for c in report.top_confusions)
+    typer.echo(f"top confusions (true->predicted: count): {confusions or 'none'}")
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(report.model_dump_json(indent=1) + "\n")
+
+
+def export(
+    weights: Path = typer.Option(..., help="training checkpoint, e.g. work/runs/NAME/weights/best.pt"),
+    out: Path = typer.Option(None, help="model directory to write (default models/current)"),
+    imgsz: int = typer.Option(480, help="the size the model was trained at"),
+    version: str = typer.Option(..., help="model version recorded in meta.json"),
+    train_command: str = typer.Option(..., help="the exact command(s) that produced the weights"),
+    data: str = typer.Option(..., help="what it was trained on (recorded in meta.json)"),
+    metrics_json: list[Path] = typer.Option(None, help="eval reports (mjsnap eval --json-out) to record in meta.json"),
+) -> None:
+    """Write model.pt, model.onnx, model_openvino/ and meta.json (offline export)."""
+    import json
+
+    from mjsnap.paths import MODELS_DIR
+    from vision.export import export_model_dir
+
+    metrics = {}
+    for path in metrics_json or []:
+        report = json.loads(path.read_text())
+        metrics[report["data"]] = {k: report[k] for k in (
+            "images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match")}
+    folder = export_model_dir(weights, out or MODELS_DIR / "current", imgsz=imgsz, version=version,
+                              train_command=train_command, data=data, metrics=metrics)
+    typer.echo(f"model directory: {folder}")
+
+
 def register(app: typer.Typer) -> None:
     app.command("train")(train)
+    app.command("eval")(evaluate)
+    app.command("export")(export)

@@ -1,0 +1,183 @@
+"""Training path (tiny offline run, export, eval), dataset configs, the pretrained conversion, and the metrics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image, ImageDraw
+from typer.testing import CliRunner
+
+from scoring.tiles import CLASS_NAMES
+from vision import evaluate as ev
+from vision.train import resolve_data_config
+
+runner = CliRunner()
+
+
+def _draw_split(root: Path, split: str, n: int, rng: np.random.Generator) -> None:
+    """n 128x128 images, each with three coloured 'tiles' labelled with a class that follows the colour."""
+    (root / "images" / split).mkdir(parents=True)
+    (root / "labels" / split).mkdir(parents=True)
+    colours = {0: (200, 30, 30), 9: (30, 160, 30), 27: (30, 30, 200)}
+    for i in range(n):
+        image = Image.new("RGB", (128, 128), (235, 225, 200))
+        draw = ImageDraw.Draw(image)
+        lines = []
+        for j, (cls, colour) in enumerate(colours.items()):
+            x, y = 10 + 38 * j, int(rng.integers(10, 70))
+            draw.rectangle([x, y, x + 28, y + 40], fill=colour, outline=(0, 0, 0))
+            lines.append(f"{cls} {(x + 14) / 128:.5f} {(y + 20) / 128:.5f} {28 / 128:.5f} {40 / 128:.5f}")
+        image.save(root / "images" / split / f"{i}.jpg")
+        (root / "labels" / split / f"{i}.txt").write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture(scope="module")
+def tiny_dataset(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("tiny")
+    rng = np.random.default_rng(0)
+    _draw_split(root / "data", "train", 8, rng)
+    _draw_split(root / "data", "val", 2, rng)
+    config = root / "tiny.yaml"
+    config.write_text("train: data/images/train\nval: data/images/val\n")  # relative to the config
+    return config
+
+
+def test_resolve_data_config_writes_absolute_paths_and_36_names(tiny_dataset, tmp_path):
+    import yaml
+
+    resolved = yaml.safe_load(resolve_data_config(tiny_dataset, tmp_path).read_text())
+    assert resolved["train"] == [str((tiny_dataset.parent / "data/images/train").resolve())]
+    assert list(resolved["names"].values()) == list(CLASS_NAMES)
+
+
+@pytest.mark.parametrize(
+    "content, error",
+    [
+        ("train: missing/images/train\nval: missing/images/val\n", FileNotFoundError),
+        ("val: x\n", ValueError),
+        ('train: "{shared}/datasets/cmd/images/train"\nval: x\n', FileNotFoundError),
+    ],
+)
+def test_bad_dataset_configs_raise_clearly(tmp_path, monkeypatch, content, error):
+    monkeypatch.setenv("MJSNAP_SHARED", str(tmp_path / "no-shared-here"))
+    config = tmp_path / "bad.yaml"
+    config.write_text(content)
+    with pytest.raises(error):
+        resolve_data_config(config, tmp_path)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_tiny_training_run_export_and_eval(tiny_dataset, tmp_path):
+    from mjsnap.cli import app
+
+    result = runner.invoke(
+        app,
+        ["train", "--data", str(tiny_dataset), "--epochs", "1", "--imgsz", "64", "--batch", "4",
+         "--project", str(tmp_path / "runs"), "--name", "tiny"],
+    )
+    assert result.exit_code == 0, result.output
+    run = tmp_path / "runs" / "tiny"
+    assert (run / "weights" / "last.pt").is_file() and (run / "weights" / "best.pt").is_file()
+    progress = [json.loads(line) for line in (run / "progress.jsonl").read_text().splitlines()]
+    assert [(p["epoch"], p["epochs"], p["final_best"]) for p in progress] == [(1, 1, False), (1, 1, True)]
+    assert json.loads((run / "mjsnap_settings.json").read_text())["command"].startswith("mjsnap train --data")
+
+    model_dir = tmp_path / "shipped"
+    result = runner.invoke(
+        app,
+        ["export", "--weights", str(run / "weights" / "best.pt"), "--out", str(model_dir), "--imgsz", "64",
+         "--version", "tiny-0", "--train-command", "mjsnap train ...", "--data", "tiny"],
+    )
+    assert result.exit_code == 0, result.output
+    meta = json.loads((model_dir / "meta.json").read_text())
+    assert meta["classes"] == list(CLASS_NAMES) and meta["imgsz"] == 64 and meta["version"] == "tiny-0"
+    assert (model_dir / "model.onnx").is_file() and list((model_dir / "model_openvino").glob("*.xml"))
+
+    report_path = tmp_path / "report.json"
+    result = runner.invoke(
+        app, ["eval", "--model", str(model_dir), "--data", str(tiny_dataset), "--backend", "onnxruntime",
+              "--json-out", str(report_path)],
+    )
+    assert result.exit_code == 0, result.output
+    report = ev.EvalReport.model_validate_json(report_path.read_text())
+    assert report.images == 2 and report.true_tiles == 6
+    assert 0.0 <= report.map50 <= 1.0 and 0.0 <= report.tile_accuracy <= 1.0
+
+
+def test_train_without_data_or_resume_is_a_usage_error():
+    from mjsnap.cli import app
+
+    result = runner.invoke(app, ["train", "--epochs", "1"])
+    assert result.exit_code != 0 and "--data" in result.output
+
+
+def test_resume_needs_an_existing_checkpoint(tmp_path):
+    from vision.train import resume
+
+    with pytest.raises(FileNotFoundError, match="last.pt"):
+        resume(tmp_path / "weights" / "last.pt")
+
+
+def test_pretrained_conversion_reproduces_mahjong_detector():
+    pytest.importorskip("mahjong_detector")
+    from vision.pretrained import build_source_model, verify_reproduction
+
+    rng = np.random.default_rng(1)
+    image = Image.fromarray(rng.integers(0, 255, (300, 400, 3), dtype=np.uint8))
+    assert verify_reproduction(build_source_model(), image) < 1e-2
+
+
+# --- metrics ---------------------------------------------------------------------------------------------------
+
+TRUTH = ev.LabelledImage(
+    Path("x.jpg"), np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], dtype=float), np.array([0, 1, 2])
+)
+
+
+def _predict(boxes, classes, conf=None):
+    boxes = np.array(boxes, dtype=float).reshape(-1, 4)
+    conf = np.ones(len(boxes)) if conf is None else np.array(conf, dtype=float)
+    return lambda _path: ev.Prediction(boxes, conf, np.array(classes, dtype=np.int64))
+
+
+@pytest.mark.parametrize(
+    "boxes, classes, conf, expected",
+    [
+        # perfect
+        (TRUTH.xyxy, [0, 1, 2], None, {"tile_accuracy": 1.0, "tile_errors": 0, "exact_match": 1.0}),
+        # one tile read as another kind
+        (TRUTH.xyxy, [0, 5, 2], None, {"tile_accuracy": 0.6667, "misclassified": 1, "exact_match": 0.0}),
+        # one tile missed and one extra box elsewhere
+        ([[0, 0, 10, 10], [20, 0, 30, 10], [80, 80, 90, 90]], [0, 1, 2], None,
+         {"tile_accuracy": 0.6667, "missed": 1, "extra": 1, "tile_errors": 2}),
+        # a low-confidence box is below the operating threshold: a miss, not an extra
+        (TRUTH.xyxy, [0, 1, 2], [0.9, 0.9, 0.1], {"missed": 1, "extra": 0, "tile_accuracy": 0.6667}),
+        # a box that overlaps too little (IoU < 0.5) does not count
+        ([[0, 0, 10, 10], [20, 0, 30, 10], [46, 0, 56, 10]], [0, 1, 2], None, {"missed": 1, "extra": 1}),
+    ],
+)
+def test_tile_metrics(boxes, classes, conf, expected):
+    report = ev.evaluate(_predict(boxes, classes, conf), [TRUTH], 0.25, "m", "d")
+    for key, value in expected.items():
+        assert getattr(report, key) == pytest.approx(value, abs=1e-4), key
+
+
+def test_confusions_and_per_class_recall():
+    report = ev.evaluate(_predict(TRUTH.xyxy, [0, 5, 2]), [TRUTH], 0.25, "m", "d")
+    assert [(c.true, c.predicted, c.count) for c in report.top_confusions] == [("2m", "6m", 1)]
+    assert {c.name: c.recall for c in report.per_class} == {"1m": 1.0, "2m": 0.0, "3m": 1.0}
+
+
+def test_map_is_high_for_perfect_and_low_for_wrong_classes():
+    perfect = ev.evaluate(_predict(TRUTH.xyxy, [0, 1, 2]), [TRUTH], 0.25, "m", "d")
+    wrong = ev.evaluate(_predict(TRUTH.xyxy, [3, 4, 5]), [TRUTH], 0.25, "m", "d")
+    assert perfect.map50 > 0.99 and perfect.map50_95 > 0.99
+    assert wrong.map50 == 0.0
+
+
+def test_label_path_follows_ultralytics_layout():
+    assert ev.label_path_for(Path("/d/images/val/a.jpg")) == Path("/d/labels/val/a.txt")

@@ -1,0 +1,84 @@
+"""Ship a trained checkpoint: a small model.pt, model.onnx, model_openvino/ and meta.json in one model directory.
+
+The directory is what `vision.detector.TileDetector` loads (contracts.md). Exports run offline (YOLO_AUTOINSTALL=0).
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from scoring.tiles import CLASS_NAMES
+from vision.train import configure_offline, use_all_cores
+
+
+def check_checkpoint_classes(names: dict[int, str] | list[str]) -> None:
+    listed = [names[i] for i in range(len(names))] if isinstance(names, dict) else list(names)
+    if listed != list(CLASS_NAMES):
+        raise ValueError(f"the checkpoint's classes {listed[:6]}... are not the {len(CLASS_NAMES)} names of classes.txt")
+
+
+def write_meta(model_dir: Path, *, version: str, imgsz: int, train_command: str, data: Any, metrics: dict) -> Path:
+    meta = {
+        "version": version,
+        "classes": list(CLASS_NAMES),
+        "imgsz": imgsz,
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "train_command": train_command,
+        "data": data,
+        "metrics": metrics,
+    }
+    path = Path(model_dir) / "meta.json"
+    path.write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return path
+
+
+def export_model_dir(
+    checkpoint: Path,
+    model_dir: Path,
+    *,
+    imgsz: int,
+    version: str,
+    train_command: str,
+    data: Any,
+    metrics: dict | None = None,
+    formats: tuple[str, ...] = ("onnx", "openvino"),
+) -> Path:
+    """Write model.pt (optimizer stripped, FP16), the exports and meta.json into model_dir (replacing what was there)."""
+    configure_offline()
+    checkpoint = Path(checkpoint)
+    if not checkpoint.is_file():
+        raise FileNotFoundError(f"{checkpoint} does not exist")
+    use_all_cores()
+    from ultralytics import YOLO
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    model_dir = Path(model_dir)
+    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
+        staged = Path(tmp) / "model.pt"
+        strip_optimizer(checkpoint, str(staged))
+        model = YOLO(str(staged))
+        check_checkpoint_classes(model.names)
+        outputs: dict[str, Path] = {}
+        for fmt in formats:
+            # dynamic=False, fixed imgsz: the detector letterboxes to meta.json's imgsz.
+            kwargs = {"simplify": True} if fmt == "onnx" else {"half": False}
+            outputs[fmt] = Path(YOLO(str(staged)).export(format=fmt, imgsz=imgsz, device="cpu", **kwargs))
+        model_dir.mkdir(parents=True, exist_ok=True)
+        for old in ("model.pt", "model.onnx", "model_openvino"):
+            target = model_dir / old
+            if target.is_dir():
+                shutil.rmtree(target)
+            elif target.exists():
+                target.unlink()
+        shutil.copy2(staged, model_dir / "model.pt")
+        if "onnx" in outputs:
+            shutil.copy2(outputs["onnx"], model_dir / "model.onnx")
+        if "openvino" in outputs:
+            shutil.copytree(outputs["openvino"], model_dir / "model_openvino")
+    write_meta(model_dir, version=version, imgsz=imgsz, train_command=train_command, data=data, metrics=metrics or {})
+    return model_dir
