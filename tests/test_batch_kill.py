@@ -120,6 +120,32 @@ def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_pa
     ]
 
 
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_ctrl_c_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
+    archive = make_archive(tmp_path / "photos", n_extra=8)
+    reference = tmp_path / "reference.jsonl"
+    run_batch(BatchSettings(inputs=[str(archive)], out=reference, ruleset="weinan", scorer=FAKE))
+    out = tmp_path / "results.jsonl"
+    env = environment(delay=0.3)
+    process = subprocess.Popen(batch_command(archive, out, "--workers", "2"), env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
+    wait_for_new_records(process, out, before=0)
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the batch and its workers
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 130 and "--resume" in stderr and stdout == ""
+    partial = list(iter_records(out))
+    assert 0 < len(partial) < len(latest_by_path(reference)) and out.read_bytes().endswith(b"\n")
+    final = subprocess.run(batch_command(archive, out, "--resume", "--workers", "2", "--no-report"), env=env,
+                           capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert final.returncode == 0, final.stderr
+    records = list(iter_records(out))
+    assert len(records) == len({r["path"] for r in records})
+    assert {r["path"]: content_of(r) for r in records} == {
+        p: content_of(r) for p, r in latest_by_path(reference).items()
+    }
+
+
 def test_command_writes_jsonl_csv_summary_and_report(tmp_path: Path) -> None:
     archive = make_archive(tmp_path / "photos")
     out = tmp_path / "out" / "results.jsonl"

@@ -130,6 +130,10 @@ def score_in_processes(
                     "see the errors above (the model folder, or the --scorer)"
                 )
         finally:
+            if in_flight:  # leaving early (Ctrl-C): stop the photos in flight rather than wait for them
+                # ProcessPoolExecutor has no public terminate before Python 3.14 (terminate_workers).
+                for process in list(getattr(pool, "_processes", {}).values()):
+                    process.terminate()
             pool.shutdown(wait=not in_flight, cancel_futures=True)
 
 
