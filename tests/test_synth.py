@@ -89,7 +89,7 @@ def _tile_pixels(image: np.ndarray) -> np.ndarray:
     return (np.abs(img[..., 0] - img[..., 2]) > 40) | (img[..., 1] > 40)
 
 
-@pytest.mark.parametrize("index", range(12))
+@pytest.mark.parametrize("index", range(8))
 def test_labels_match_what_was_drawn(monkeypatch: pytest.MonkeyPatch, index: int) -> None:
     _flat_photo(monkeypatch)
     sample = make_sample(11, index, SMALL)
@@ -107,7 +107,7 @@ def test_labels_match_what_was_drawn(monkeypatch: pytest.MonkeyPatch, index: int
         assert outside.sum() <= 0.002 * tiles.sum() + 5, "tile pixels drawn outside every label"
 
 
-@pytest.mark.parametrize("index", range(40))
+@pytest.mark.parametrize("index", range(24))
 def test_label_counts_and_classes_equal_the_hand(index: int) -> None:
     sample = make_sample(21, index, SMALL)
     hand_labels = [t for t in sample.tiles if t.role in ("concealed", "win", "meld")]
@@ -142,7 +142,7 @@ def test_mostly_out_of_frame_tiles_get_no_label() -> None:
 
 def test_synth_works_without_shared_and_uses_art_when_present(shared: Path) -> None:
     with_art = SynthOptions(imgsz_min=256, imgsz_max=320, tileart=shared / "tileart")
-    styles = {make_sample(2, i, with_art).scene["style"] for i in range(16)}
+    styles = {make_sample(2, i, with_art).scene["style"] for i in range(10)}
     assert any(not s.startswith("drawn:") for s in styles) and any(s.startswith("drawn:") for s in styles)
     assert all(make_sample(2, i, SMALL).scene["style"].startswith("drawn:") for i in range(4))
 

@@ -66,23 +66,36 @@ def _flat(root: Path, mapping: dict[str, str], pattern: str) -> Faces:
     return faces
 
 
-@lru_cache(maxsize=None)
-def load_art_styles(tileart: Path | None) -> dict[str, Faces]:
-    """Styles found under `tileart` (../shared/tileart); {} when it is None or missing."""
+def art_style_names(tileart: Path | None) -> tuple[str, ...]:
+    """Styles whose art set is present under `tileart` (../shared/tileart); () when it is None or missing."""
     if tileart is None or not tileart.is_dir():
-        return {}
-    styles: dict[str, Faces] = {}
-    fluffy = tileart / "fluffystuff"
-    if (fluffy / "map.json").exists():
-        styles["fluffy_regular"] = _fluffy(fluffy, "Regular", (244, 242, 236))
-        styles["fluffy_black"] = _fluffy(fluffy, "Black", (40, 40, 44))
-    gleitz = tileart / "gleitz"
-    if (gleitz / "map.json").exists():
-        styles["gleitz"] = _flat(gleitz, json.loads((gleitz / "map.json").read_text()), "{stem}.png")
-    ffalt = tileart / "ffalt_uni_wikimedia_pd"
-    if (ffalt / "map.json").exists():
-        mapping = json.loads((ffalt / "map.json").read_text())["map"]
-        styles["ffalt_uni"] = _flat(ffalt, mapping, "png/uni_{stem}.png")
-        styles["ffalt_unib"] = _flat(ffalt, mapping, "png/unib_{stem}.png")
-    # A style missing any of the 34 faces cannot draw every hand; keep only complete ones.
-    return {name: faces for name, faces in styles.items() if all(k in faces for k in range(34))}
+        return ()
+    present = {
+        "fluffy_regular": tileart / "fluffystuff" / "map.json",
+        "fluffy_black": tileart / "fluffystuff" / "map.json",
+        "gleitz": tileart / "gleitz" / "map.json",
+        "ffalt_uni": tileart / "ffalt_uni_wikimedia_pd" / "map.json",
+        "ffalt_unib": tileart / "ffalt_uni_wikimedia_pd" / "map.json",
+    }
+    return tuple(name for name, marker in present.items() if marker.exists())
+
+
+@lru_cache(maxsize=None)
+def load_art_style(tileart: Path, name: str) -> Faces:
+    """The faces of one style, read on first use. Raises LookupError when the set lacks any of the 34 faces."""
+    if name.startswith("fluffy_"):
+        folder, face = ("Regular", (244, 242, 236)) if name == "fluffy_regular" else ("Black", (40, 40, 44))
+        faces = _fluffy(tileart / "fluffystuff", folder, face)
+    elif name == "gleitz":
+        root = tileart / "gleitz"
+        faces = _flat(root, json.loads((root / "map.json").read_text()), "{stem}.png")
+    elif name in ("ffalt_uni", "ffalt_unib"):
+        root = tileart / "ffalt_uni_wikimedia_pd"
+        mapping = json.loads((root / "map.json").read_text())["map"]
+        faces = _flat(root, mapping, f"png/{name.split('_')[1]}_{{stem}}.png")
+    else:
+        raise LookupError(f"unknown art style {name!r}")
+    missing = [CLASS_NAMES[k] for k in range(34) if k not in faces]
+    if missing:
+        raise LookupError(f"art style {name} under {tileart} lacks faces for {', '.join(missing)}")
+    return faces

@@ -41,6 +41,7 @@ class Scheme:
     five: str = "五"
     back: RGB = (30, 120, 70)  # colour of the back layer, shown on a face-down tile
     ring_dots: bool = True  # concentric rings (classic) or plain filled dots (modern)
+    corner_index: bool = False  # a small rank or wind letter in the top-left corner (Hong Kong style sets)
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -54,7 +55,7 @@ SCHEMES: dict[str, Scheme] = {
         ),
         Scheme(
             "green_ink", font="serif", numeral=(20, 110, 60), wind=(20, 110, 60), white="double",
-            white_colour=(20, 110, 60), five="伍", back=(30, 90, 60),
+            white_colour=(20, 110, 60), five="伍", back=(30, 90, 60), corner_index=True,
         ),
         Scheme(
             "bold_modern", font="smiley", traditional=False, face=(252, 250, 244), numeral=(30, 30, 120),
@@ -64,6 +65,10 @@ SCHEMES: dict[str, Scheme] = {
         Scheme(
             "yellowed_old", font="kai", face=(236, 224, 190), numeral=(60, 40, 30), wind=(60, 40, 30),
             man=(160, 40, 30), dots=((40, 70, 120), (50, 110, 60), (170, 50, 40)), back=(70, 130, 90), five="伍",
+        ),
+        Scheme(
+            "hk_index", font="kai", face=(250, 250, 250), numeral=(30, 40, 150), wind=(30, 40, 150),
+            back=(40, 120, 200), corner_index=True, white="frame", white_colour=(30, 60, 190),
         ),
     )
 }
@@ -91,6 +96,7 @@ def random_scheme(rng: np.random.Generator) -> Scheme:
         white=("blank", "frame", "double")[rng.integers(3)],
         white_colour=shift(base.white_colour),
         ring_dots=bool(rng.random() < 0.65),
+        corner_index=bool(rng.random() < 0.35),
         dots=tuple(shift(c) for c in base.dots),  # type: ignore
         bamboo=tuple(shift(c) for c in base.bamboo),  # type: ignore
     )
@@ -136,8 +142,20 @@ def _draw_cached(kind: int, scheme: Scheme, variant: int) -> np.ndarray:
         _flower(draw, variant, scheme, w, h)
     else:
         raise ValueError(f"tile class {kind} is out of range 0..35")
+    if scheme.corner_index and kind < 31:
+        img = _with_corner_index(img, kind, scheme)
     out = img.resize(BASE_SIZE, Image.LANCZOS)
     return np.asarray(out, dtype=np.uint8)
+
+
+def _with_corner_index(img: Image.Image, kind: int, s: Scheme) -> Image.Image:
+    """Shrink the art toward the bottom right and write the rank (or wind letter) small in the top-left corner."""
+    w, h = img.size
+    framed = Image.new("RGB", (w, h), s.face)
+    framed.paste(img.resize((int(w * 0.84), int(h * 0.86)), Image.LANCZOS), (int(w * 0.13), int(h * 0.11)))
+    label = "ESWN"[kind - 27] if kind >= 27 else str(kind % 9 + 1)
+    _glyph(ImageDraw.Draw(framed), label, (0.03 * w, 0.02 * h, 0.2 * w, 0.15 * h), "sans", (30, 30, 30))
+    return framed
 
 
 def _glyph(draw: ImageDraw.ImageDraw, char: str, box: tuple[float, float, float, float], font: str,

@@ -12,7 +12,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.tiles import FLOWER
-from vision.synth.artsets import Faces, load_art_styles
+from vision.synth.artsets import Faces, art_style_names, load_art_style
 from vision.synth.drawn import Scheme, draw_face, scheme_pool
 
 
@@ -33,8 +33,8 @@ class FaceSet:
 def pick_face_set(rng: np.random.Generator, tileart: Path | None) -> FaceSet:
     pool = scheme_pool()
     scheme = pool[int(rng.integers(len(pool)))]
-    styles = load_art_styles(tileart)
+    styles = art_style_names(tileart)
     if styles and rng.random() < 0.5:
-        name = sorted(styles)[int(rng.integers(len(styles)))]
-        return FaceSet(name, scheme, styles[name])
+        name = styles[int(rng.integers(len(styles)))]
+        return FaceSet(name, scheme, load_art_style(tileart, name))
     return FaceSet(f"drawn:{scheme.name}", scheme)

@@ -18,6 +18,21 @@ from vision.synth.hands import HandSpec, MeldSpec
 
 
 @dataclass(frozen=True)
+class Geometry:
+    """Sizes on the table plane, in tile widths, for one photo's tile set and camera tilt.
+
+    A raised surface seen at tilt t lands `height * tan(t)` further from the camera on the plane, so vertical faces
+    are drawn on the plane stretched by tan(t); the warp then foreshortens them back to their seen height.
+    """
+
+    aspect: float  # face height / width
+    side: float  # drawn depth of a flat tile's near side
+    lift: float  # plane shift of a tile lying on top of another (one thickness higher)
+    stand_top: float  # drawn depth of a standing tile's top edge
+    stand_face: float  # drawn height of a standing tile's face
+
+
+@dataclass(frozen=True)
 class Placement:
     cls: int  # the tile's kind 0..33, or FLOWER; a face-down tile keeps its kind here and is labelled `back`
     role: str  # concealed | win | meld | discard | clutter
@@ -28,22 +43,36 @@ class Placement:
     y: float
     angle: float = 0.0  # degrees, about the centre of the tile's full footprint (top surface + side)
     side_hidden: bool = False  # a nearer tile touches it, so its near side is not seen
+    standing: bool = False  # stood on its edge, face toward the camera
+    layer: int = 0  # drawing order before nearness: tiles on top of others have a higher layer
 
     def size(self, aspect: float) -> tuple[float, float]:
-        """(w, h) of the top surface in tile widths."""
+        """(w, h) of the top surface of a flat tile in tile widths."""
         return (aspect, 1.0) if self.sideways else (1.0, aspect)
+
+    def sprite(self, g: Geometry) -> tuple[float, float, float]:
+        """(width, top part, lower part) of the drawn sprite: top surface and near side for a flat tile, top edge
+        and face for a standing one. The lower part of a flat tile is 0 when its side is hidden."""
+        if self.standing:
+            return 1.0, g.stand_top, g.stand_face
+        w, h = self.size(g.aspect)
+        return w, h, 0.0 if self.side_hidden else g.side
+
+    def full_height(self, g: Geometry) -> float:
+        """Sprite height with the lower part shown: rotations turn about the centre of this box."""
+        w, top, lower = self.sprite(g)
+        return top + (g.side if not self.standing else lower)
 
     @property
     def label(self) -> int:
         return BACK if self.face_down else self.cls
 
 
-def footprint(p: Placement, aspect: float, side: float) -> np.ndarray:
-    """(4, 2) corners of the tile's visible footprint (top surface plus near side), rotated, in tile widths."""
-    w, h = p.size(aspect)
-    full_h = h + (0.0 if p.side_hidden else side)
-    corners = np.array([[0, 0], [w, 0], [w, full_h], [0, full_h]], np.float64)
-    centre = np.array([w / 2, (h + side) / 2])
+def footprint(p: Placement, g: Geometry) -> np.ndarray:
+    """(4, 2) corners of the tile's drawn sprite (top surface plus near side, or top edge plus face), rotated."""
+    w, top, lower = p.sprite(g)
+    corners = np.array([[0, 0], [w, 0], [w, top + lower], [0, top + lower]], np.float64)
+    centre = np.array([w / 2, p.full_height(g) / 2])
     if p.angle:
         a = math.radians(p.angle)
         rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])
@@ -76,22 +105,28 @@ def _meld_slots(meld: MeldSpec, rng: np.random.Generator) -> list[tuple[int, boo
     return slots
 
 
-def _lay_group(slots, x: float, base: float, aspect: float, gap: float, role: str, meld: int | None):
-    """Place slots left to right from x with their bottoms on `base`; returns (placements, right edge)."""
+def _lay_group(slots, x: float, base: float, g: Geometry, gap: float, role: str, meld: int | None,
+               standing: bool = False):
+    """Place slots left to right from x, top surfaces ending at `base`; returns (placements, right edge)."""
     out: list[Placement] = []
     for kind, sideways, face_down, stacked in slots:
-        w, h = (aspect, 1.0) if sideways else (1.0, aspect)
+        w, h = (g.aspect, 1.0) if sideways else (1.0, g.aspect)
         if stacked:
             below = out[-1]
             out.append(Placement(kind, role, meld, True, face_down, below.x, below.y - 1.0, side_hidden=True))
             continue
-        out.append(Placement(kind, role, meld, sideways, face_down, x, base - h))
+        if standing:  # the sprite's bottom (face foot) lines up with a flat tile's near side
+            y = base + g.side - g.stand_top - g.stand_face
+            out.append(Placement(kind, role, meld, False, False, x, y, standing=True))
+        else:
+            out.append(Placement(kind, role, meld, sideways, face_down, x, base - h))
         x += w + gap
     return out, x - gap
 
 
-def layout_hand(hand: HandSpec, rng: np.random.Generator, aspect: float) -> list[Placement]:
-    """Hand tiles only: the concealed row, the winning tile and the melds."""
+def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing: bool = False) -> list[Placement]:
+    """Hand tiles only: the concealed row (flat, or standing toward the camera), the winning tile and the melds."""
+    aspect = g.aspect
     gap = float(rng.uniform(0.0, 0.06)) if rng.random() < 0.8 else float(rng.uniform(0.06, 0.2))
     concealed = list(hand.concealed)
     if rng.random() < 0.15:  # not everyone sorts: move one run of tiles elsewhere
@@ -100,13 +135,13 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, aspect: float) -> list
         del concealed[i:j]
         k = int(rng.integers(len(concealed) + 1))
         concealed[k:k] = run
-    row, right = _lay_group([(k, False, False, False) for k in concealed], 0.0, aspect, aspect, gap,
-                            "concealed", None)
+    row, right = _lay_group([(k, False, False, False) for k in concealed], 0.0, aspect, g, gap, "concealed", None,
+                            standing)
     if hand.win_tile is not None:
         apart = rng.random() < 0.7
         wgap = float(rng.uniform(0.35, 1.2)) if apart else gap
-        win, right = _lay_group([(hand.win_tile, False, False, False)], right + wgap, aspect, aspect, gap, "win",
-                                None)
+        win, right = _lay_group([(hand.win_tile, False, False, False)], right + wgap, aspect, g, gap, "win", None,
+                                standing and (not apart or rng.random() < 0.5))
         row += win
     groups = [_meld_slots(m, rng) for m in hand.melds]
     mode = str(rng.choice(["left", "right", "above", "split"], p=[0.35, 0.25, 0.3, 0.1])) if groups else "none"
@@ -115,10 +150,10 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, aspect: float) -> list
     placed: list[Placement] = []
     if mode in ("left", "split"):
         n_left = len(groups) if mode == "left" else int(rng.integers(1, len(groups) + 1))
-        widths = [_group_width(g, aspect, mgap) for g in groups[:n_left]]
+        widths = [_group_width(grp, aspect, mgap) for grp in groups[:n_left]]
         x = -sum(widths) - group_gap * n_left
-        for i, g in enumerate(groups[:n_left]):
-            ps, end = _lay_group(g, x, aspect, aspect, mgap, "meld", i)
+        for i, grp in enumerate(groups[:n_left]):
+            ps, end = _lay_group(grp, x, aspect, g, mgap, "meld", i)
             placed += ps
             x = end + group_gap
         rest = range(n_left, len(groups))
@@ -129,11 +164,12 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, aspect: float) -> list
     else:
         rest = range(0)
     for i in rest:
-        ps, end = _lay_group(groups[i], x, aspect, aspect, mgap, "meld", i)
+        ps, end = _lay_group(groups[i], x, aspect, g, mgap, "meld", i)
         placed += ps
         x = end + group_gap
     if mode == "above":
-        placed += _melds_above(groups, rng, aspect, mgap, group_gap, right)
+        top = min(p.y for p in row)
+        placed += _melds_above(groups, rng, g, mgap, group_gap, right, top)
     return row + placed
 
 
@@ -142,77 +178,102 @@ def _group_width(slots, aspect: float, gap: float) -> float:
     return sum(widths) + gap * (len(widths) - 1)
 
 
-def _melds_above(groups, rng, aspect: float, mgap: float, group_gap: float, row_right: float) -> list[Placement]:
+def _melds_above(groups, rng, g: Geometry, mgap: float, group_gap: float, row_right: float,
+                 row_top: float) -> list[Placement]:
     """Melds in one or two rows above the concealed row (far side of the table)."""
     rows: list[list[int]] = [[]]
     limit = max(row_right * float(rng.uniform(0.6, 1.1)), 4.0)
     width = 0.0
-    for i, g in enumerate(groups):
-        w = _group_width(g, aspect, mgap) + group_gap
+    for i, grp in enumerate(groups):
+        w = _group_width(grp, g.aspect, mgap) + group_gap
         if rows[-1] and width + w > limit:
             rows.append([])
             width = 0.0
         rows[-1].append(i)
         width += w
     out: list[Placement] = []
-    # Stacked (kong_added) tiles need one more tile width of room above their row.
     vgap = float(rng.uniform(0.4, 1.2))
-    base = -vgap
+    base = row_top - vgap
     for row in rows:
-        stacked = any(s[3] for i in row for s in groups[i])
+        # Stacked (kong_added) tiles need one more tile width of room above their row.
+        stacked = any(slot[3] for i in row for slot in groups[i])
         x = float(rng.uniform(-1.0, max(row_right - limit, 0.0) + 1.0))
         for i in row:
-            ps, end = _lay_group(groups[i], x, base, aspect, mgap, "meld", i)
+            ps, end = _lay_group(groups[i], x, base, g, mgap, "meld", i)
             out += ps
             x = end + group_gap
-        base -= aspect + (1.0 if stacked else 0.0) + vgap
+        base -= g.aspect + g.side + (1.0 if stacked else 0.0) + vgap
     return out
 
 
-def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Generator, aspect: float,
-               side: float) -> list[Placement]:
-    """Discards (a tidy grid beyond the hand) and clutter (loose, turned, some face-down) that overlap nothing."""
+def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Generator, g: Geometry) -> list[Placement]:
+    """Discards (a tidy grid beyond the hand), a stretch of wall (two layers of backs), a heap of loose tiles
+    (turned, overlapping, some face-down) and single strays. None of them overlaps a hand tile."""
     pool = list(hand.pool)
-    boxes = [_aabb(footprint(p, aspect, side), 0.15) for p in placements]
+    boxes = [_aabb(footprint(p, g), 0.15) for p in placements]
     x0 = min(b[0] for b in boxes)
     x1 = max(b[2] for b in boxes)
     y0 = min(b[1] for b in boxes)
+    y1 = max(b[3] for b in boxes)
     out = list(placements)
 
     def draw_kind() -> int:
         if rng.random() < 0.04:
             return FLOWER
-        left = [k for k in range(34) if pool[k] > 0]
+        left = [k for k in range(34) if pool[k] > 0] or list(range(34))
         kind = int(rng.choice(left))
-        pool[kind] -= 1
+        pool[kind] = max(pool[kind] - 1, 0)
         return kind
+
+    def add_if_free(group: list[Placement]) -> None:
+        group_boxes = [_aabb(footprint(p, g), 0.05) for p in group]
+        if group and not any(_overlaps(b, boxes) for b in group_boxes):
+            out.extend(group)
+            boxes.extend(group_boxes)
 
     if rng.random() < 0.3:
         per_row = int(rng.integers(4, 8))
         n_rows = int(rng.integers(1, 4))
         n = int(rng.integers(per_row * (n_rows - 1) + 1, per_row * n_rows + 1))
         gx = float(rng.uniform(x0, max(x0, x1 - per_row)))
-        gy = y0 - float(rng.uniform(1.0, 3.0)) - n_rows * aspect - side
+        gy = y0 - float(rng.uniform(1.0, 3.0)) - n_rows * g.aspect - g.side
         grid_angle = float(rng.normal(0, 4))
         grid = []
         for i in range(n):
             r, c = divmod(i, per_row)
             last_row = r == (n - 1) // per_row
-            grid.append(Placement(draw_kind(), "discard", None, False, False, gx + c * 1.03, gy + r * aspect,
+            # Rows touch: only the nearest row shows its side; tiles of the next row cover the rest.
+            grid.append(Placement(draw_kind(), "discard", None, False, False, gx + c * 1.03, gy + r * g.aspect,
                                   grid_angle, side_hidden=not last_row))
-        # Rows touch: only the nearest row shows its side; tiles of the next row cover the rest.
-        if not any(_overlaps(_aabb(footprint(p, aspect, side), 0.05), boxes) for p in grid):
-            out += grid
-            boxes += [_aabb(footprint(p, aspect, side), 0.15) for p in grid]
+        add_if_free(grid)
+    if rng.random() < 0.2:  # a stretch of the wall: two layers of face-down tiles, side by side
+        n = int(rng.integers(4, 13))
+        sideways = bool(rng.random() < 0.5)
+        step = g.aspect if sideways else 1.0
+        wx = float(rng.uniform(x0 - 2, x1 - n * step + 2))
+        wy = (y0 - float(rng.uniform(2.0, 5.0))) if rng.random() < 0.7 else (y1 + float(rng.uniform(0.5, 2.0)))
+        wall = []
+        for i in range(n):
+            for level in (0, 1):
+                wall.append(Placement(draw_kind(), "clutter", None, sideways, True, wx + i * step,
+                                      wy - level * g.lift, layer=level))
+        add_if_free(wall)
+    if rng.random() < 0.15:  # a heap of loose tiles, drawn in random order so they lie over each other
+        cx, cy = float(rng.uniform(x0, x1)), y0 - float(rng.uniform(3.0, 6.0))
+        heap = [Placement(draw_kind(), "clutter", None, False, bool(rng.random() < 0.5),
+                          cx + float(rng.normal(0, 1.5)), cy + float(rng.normal(0, 1.0)),
+                          float(rng.uniform(-180, 180)), layer=2 + i)
+                for i in range(int(rng.integers(5, 16)))]
+        add_if_free(heap)
     if rng.random() < 0.35:
         for _ in range(int(rng.integers(1, 5))):
             for _try in range(8):
                 p = Placement(
                     draw_kind(), "clutter", None, False, bool(rng.random() < 0.4),
-                    float(rng.uniform(x0 - 4, x1 + 3)), float(rng.uniform(y0 - 5, aspect + 4)),
+                    float(rng.uniform(x0 - 4, x1 + 3)), float(rng.uniform(y0 - 5, y1 + 4)),
                     float(rng.uniform(-180, 180)),
                 )
-                box = _aabb(footprint(p, aspect, side), 0.15)
+                box = _aabb(footprint(p, g), 0.15)
                 if not _overlaps(box, boxes):
                     out.append(p)
                     boxes.append(box)

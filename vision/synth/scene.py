@@ -24,11 +24,13 @@ from vision.synth.camera import CameraPose, apply, fit_to_image, plane_to_camera
 from vision.synth.effects import photo_effects
 from vision.synth.faces import FaceSet, pick_face_set
 from vision.synth.hands import HandSpec, random_hand
-from vision.synth.layout import Placement, add_extras, footprint, layout_hand
-from vision.synth.tile import TileLook, random_look, render_tile
+from vision.synth.layout import Geometry, Placement, add_extras, footprint, layout_hand
+from vision.synth.tile import TileLook, random_look, render_standing, render_tile
 
 MIN_VISIBLE = 0.6
 MIN_SIDE_PX = 4.0
+MIN_UNCOVERED = 0.5  # share of a tile's drawn pixels that other tiles may not cover for it to be labelled
+FULLY_UNCOVERED = 0.98
 MAX_PLANE_PIXELS = 5_000_000
 SHADOW_SCALE = 4
 
@@ -82,12 +84,11 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
     look = random_look(rng)
     look = replace(look, body=_body_colour(faces, rng))
     pose = random_pose(rng, options.max_tilt)
-    # The near side of a flat tile is a vertical face: drawn on the plane it must be stretched by tan(tilt) so that
-    # the plane's foreshortening brings it back to its true projected height.
-    side = look.thickness * min(0.06 + math.tan(math.radians(pose.tilt)), 1.3)
-    placements = layout_hand(hand, rng, look.aspect)
-    placements = add_extras(placements, hand, rng, look.aspect, side)
-    polys = np.stack([footprint(p, look.aspect, side) for p in placements])
+    geom = _geometry(look, pose)
+    standing = pose.tilt >= 30 and rng.random() < 0.3
+    placements = layout_hand(hand, rng, geom, standing)
+    placements = add_extras(placements, hand, rng, geom)
+    polys = np.stack([footprint(p, geom) for p in placements])
 
     W, H = _photo_size(rng, options)
     lo, hi = polys.reshape(-1, 2).min(0), polys.reshape(-1, 2).max(0)
@@ -95,8 +96,8 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
     fill = float(rng.uniform(0.5, 0.95) if rng.random() < 0.92 else rng.uniform(0.95, 1.15))
     to_photo = fit_to_image(cam, polys, (W, H), fill, rng)
 
-    plane, to_plane, scale = _plane_frame(to_photo, placements, polys, look.aspect)
-    rgba = _draw_plane(plane, scale, placements, faces, look, side, rng, to_plane)
+    plane, to_plane, scale = _plane_frame(to_photo, polys)
+    rgba, owner, drawn = _draw_plane(plane, scale, placements, faces, look, geom, rng, to_plane)
     h_pix = to_photo @ np.linalg.inv(to_plane)
     layer = cv2.warpPerspective(rgba, h_pix, (W, H), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -105,15 +106,21 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
     image = photo_effects(img, rng)
 
     tiles: list[LabelledTile] = []
-    for p, poly in zip(placements, _drawn_polys(placements, look, side, scale, to_plane)):
-        box = _visible_box(apply(h_pix, poly), W, H)
+    covered = 0
+    for i, (p, poly) in enumerate(zip(placements, _drawn_polys(placements, geom, scale, to_plane))):
+        seen = _uncovered_outline(owner, i, poly, drawn[i])
+        if seen is None:
+            covered += 1
+            continue
+        box = _visible_box(apply(h_pix, seen), W, H)
         if box is not None:
             tiles.append(LabelledTile(p.label, box, p.role, p.meld, p.sideways, p.face_down))
     hand_tiles = sum(p.role in ("concealed", "win", "meld") for p in placements)
     scene = {
         "style": faces.name, "background": bg_kind, "shape": hand.shape, "tilt": round(pose.tilt, 1),
         "yaw": round(pose.yaw, 1), "roll": round(pose.roll, 1), "tile_px": round(_tile_px(tiles), 1),
-        "tiles_drawn": len(placements), "tiles_labelled": len(tiles),
+        "tiles_drawn": len(placements), "tiles_labelled": len(tiles), "tiles_covered": covered,
+        "standing_row": standing,
         "hand_tiles_labelled": sum(t.role in ("concealed", "win", "meld") for t in tiles) == hand_tiles,
     }
     return Sample(image, tiles, hand, scene)
@@ -126,14 +133,14 @@ def _body_colour(faces: FaceSet, rng: np.random.Generator) -> tuple[int, int, in
 
 
 def _photo_size(rng: np.random.Generator, options: SynthOptions) -> tuple[int, int]:
-    """Phone-photo shapes downscaled: 4:3 mostly, some 16:9 and square; landscape more often than portrait."""
+    """Phone-photo shapes downscaled: 4:3 mostly, some 16:9 and square; landscape four times as often as portrait."""
     long_side = int(rng.integers(options.imgsz_min, options.imgsz_max + 1))
     ratio = float(rng.choice([4 / 3, 16 / 9, 1.0], p=[0.65, 0.25, 0.1]))
     short = int(round(long_side / ratio))
-    return (long_side, short) if rng.random() < 0.7 else (short, long_side)
+    return (long_side, short) if rng.random() < 0.8 else (short, long_side)
 
 
-def _plane_frame(to_photo: np.ndarray, placements: list[Placement], polys: np.ndarray, aspect: float):
+def _plane_frame(to_photo: np.ndarray, polys: np.ndarray):
     """Plane raster size and the map table units -> plane pixels, at about the tiles' largest size in the photo."""
     centres = polys.mean(axis=1)
     d = 0.05
@@ -152,24 +159,37 @@ def _plane_frame(to_photo: np.ndarray, placements: list[Placement], polys: np.nd
     return (int(size[0]), int(size[1])), to_plane, scale
 
 
-def _pixel_geometry(p: Placement, look: TileLook, side: float, scale: float, to_plane: np.ndarray):
-    """Integer sprite size and offset of a placement on the plane raster, and its rotation matrix (or None)."""
-    w, h = p.size(look.aspect)
-    w_px, h_px = max(2, int(round(w * scale))), max(2, int(round(h * scale)))
-    side_px = 0 if p.side_hidden else int(round(side * scale))
+def _geometry(look: TileLook, pose: CameraPose) -> Geometry:
+    tan = math.tan(math.radians(pose.tilt))
+    return Geometry(
+        aspect=look.aspect,
+        # A flat tile's near side is vertical: stretched by tan(tilt) on the plane, plus a sliver that a real lens
+        # shows even from straight above.
+        side=look.thickness * min(0.06 + tan, 1.3),
+        lift=look.thickness * tan,
+        stand_top=look.thickness,
+        stand_face=look.aspect * tan,
+    )
+
+
+def _pixel_geometry(p: Placement, g: Geometry, scale: float, to_plane: np.ndarray):
+    """Integer sprite size (width, top part, lower part), its offset on the plane raster, and its rotation."""
+    w, top, lower = p.sprite(g)
+    w_px, h_px = max(2, int(round(w * scale))), max(2, int(round(top * scale)))
+    side_px = int(round(lower * scale))
     x_px = int(round(p.x * scale + to_plane[0, 2]))
     y_px = int(round(p.y * scale + to_plane[1, 2]))
-    # Rotation is about the centre of the tile's whole footprint, as layout.footprint does it.
-    full_h = h_px + int(round(side * scale))
+    # Rotation is about the centre of the tile's whole sprite, as layout.footprint does it.
+    full_h = int(round(p.full_height(g) * scale))
     rot = cv2.getRotationMatrix2D((w_px / 2, full_h / 2), p.angle, 1.0) if p.angle else None
     return w_px, h_px, side_px, x_px, y_px, rot
 
 
-def _drawn_polys(placements, look, side, scale, to_plane) -> list[np.ndarray]:
+def _drawn_polys(placements, g: Geometry, scale, to_plane) -> list[np.ndarray]:
     """Plane-pixel corners of each sprite exactly as drawn."""
     out = []
     for p in placements:
-        w_px, h_px, side_px, x_px, y_px, rot = _pixel_geometry(p, look, side, scale, to_plane)
+        w_px, h_px, side_px, x_px, y_px, rot = _pixel_geometry(p, g, scale, to_plane)
         corners = np.array([[0, 0], [w_px, 0], [w_px, h_px + side_px], [0, h_px + side_px]], np.float64)
         if rot is not None:
             corners = corners @ rot[:, :2].T + rot[:, 2]
@@ -177,11 +197,14 @@ def _drawn_polys(placements, look, side, scale, to_plane) -> list[np.ndarray]:
     return out
 
 
-def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, side: float, rng, to_plane):
-    """Premultiplied RGBA float32 raster of the table plane: shadows, then tiles from far to near."""
+def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, g: Geometry, rng, to_plane):
+    """The table plane: premultiplied RGBA float32 raster (shadows, then tiles from far to near, lower layers
+    first), the owner map (index of the tile seen at each pixel, -1 for none) and each tile's drawn pixel count."""
     Pw, Ph = size
     rgba = np.zeros((Ph, Pw, 4), np.float32)
-    polys = _drawn_polys(placements, look, side, scale, to_plane)
+    owner = np.full((Ph, Pw), -1, np.int32)
+    drawn = [0] * len(placements)
+    polys = _drawn_polys(placements, g, scale, to_plane)
     # Soft contact shadows, cast away from one light for the whole photo; drawn at 1/4 size since they are blurry.
     q = SHADOW_SCALE
     shadow = np.zeros((max(Ph // q, 1), max(Pw // q, 1)), np.uint8)
@@ -195,15 +218,18 @@ def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, side: f
         rng.uniform(0.25, 0.6) / 255.0)
     glare_strength = float(rng.uniform(0, 0.35)) if rng.random() < 0.6 else 0.0
     glare_angle = float(rng.uniform(0, 2 * math.pi))
-    order = sorted(range(len(placements)), key=lambda i: polys[i][:, 1].max())  # far tiles first
+    order = sorted(range(len(placements)), key=lambda i: (placements[i].layer, polys[i][:, 1].max()))
     for i in order:
         p = placements[i]
-        w_px, h_px, side_px, x_px, y_px, rot = _pixel_geometry(p, look, side, scale, to_plane)
+        w_px, h_px, side_px, x_px, y_px, rot = _pixel_geometry(p, g, scale, to_plane)
         face = None if p.face_down else faces.face(p.cls, rng)
         if face is not None and p.sideways:
             face = np.rot90(face, 1 if rng.random() < 0.5 else 3)
         glare = (glare_strength * float(rng.uniform(0.4, 1.0)), glare_angle, float(rng.uniform(0.0, 1.4)))
-        sprite = render_tile(face, w_px, h_px, side_px, look, p.face_down, glare)
+        if p.standing:
+            sprite = render_standing(face, w_px, h_px, side_px, look, glare)
+        else:
+            sprite = render_tile(face, w_px, h_px, side_px, look, p.face_down, glare)
         ox, oy = x_px, y_px
         if rot is not None:
             corners = np.array([[0, 0], [w_px, 0], [w_px, h_px + side_px], [0, h_px + side_px]], np.float64)
@@ -215,21 +241,45 @@ def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, side: f
             out_size = (int(mx[0] - mn[0]) + 1, int(mx[1] - mn[1]) + 1)
             sprite = cv2.warpAffine(sprite, m, out_size, flags=cv2.INTER_LINEAR, borderValue=0)
             ox, oy = x_px + int(mn[0]), y_px + int(mn[1])
-        _over(rgba, sprite, ox, oy)
-    return rgba
+        drawn[i] = _over(rgba, owner, i, sprite, ox, oy)
+    return rgba, owner, drawn
 
 
-def _over(rgba: np.ndarray, sprite: np.ndarray, ox: int, oy: int) -> None:
-    """Composite a premultiplied RGBA sprite over the plane at (ox, oy), clipped to the plane."""
+def _over(rgba: np.ndarray, owner: np.ndarray, index: int, sprite: np.ndarray, ox: int, oy: int) -> int:
+    """Composite a premultiplied RGBA sprite over the plane at (ox, oy), clipped to the plane; mark the pixels it
+    owns (alpha over one half) in `owner` and return how many there are."""
     Ph, Pw = rgba.shape[:2]
     h, w = sprite.shape[:2]
     x0, y0, x1, y1 = max(ox, 0), max(oy, 0), min(ox + w, Pw), min(oy + h, Ph)
     if x0 >= x1 or y0 >= y1:
-        return
+        return 0
     src = sprite[y0 - oy:y1 - oy, x0 - ox:x1 - ox]
     dst = rgba[y0:y1, x0:x1]
     dst *= 1.0 - src[..., 3:4]
     dst += src
+    solid = src[..., 3] > 0.5
+    owner[y0:y1, x0:x1][solid] = index
+    return int(solid.sum())
+
+
+def _uncovered_outline(owner: np.ndarray, index: int, poly: np.ndarray, drawn: int) -> np.ndarray | None:
+    """Plane-pixel outline of what is still seen of tile `index`: its sprite corners when (almost) nothing covers
+    it, the convex hull of its uncovered pixels when other tiles lie over part of it, None when mostly covered."""
+    if drawn == 0:
+        return None
+    Ph, Pw = owner.shape
+    x0, y0 = np.maximum(np.floor(poly.min(0)).astype(int) - 1, 0)
+    x1, y1 = np.minimum(np.ceil(poly.max(0)).astype(int) + 2, [Pw, Ph])
+    mine = owner[y0:y1, x0:x1] == index
+    seen = int(mine.sum())
+    if seen >= FULLY_UNCOVERED * drawn:
+        return poly
+    if seen < MIN_UNCOVERED * drawn:
+        return None
+    ys, xs = np.nonzero(mine)
+    # Pixel corners, not centres, so the outline covers whole pixels like the sprite corners do.
+    pts = (np.concatenate([np.c_[xs, ys], np.c_[xs + 1, ys + 1]]) + [x0, y0]).astype(np.float32)
+    return cv2.convexHull(pts).reshape(-1, 2).astype(np.float64)
 
 
 def _visible_box(poly: np.ndarray, W: int, H: int) -> tuple[float, float, float, float] | None:

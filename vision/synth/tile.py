@@ -124,3 +124,44 @@ def _border_colour(face: np.ndarray) -> RGB:
     """The art's own face colour, read from its outer rows, so the body border matches the face."""
     edge = np.concatenate([face[:2].reshape(-1, 3), face[-2:].reshape(-1, 3)])
     return tuple(int(v) for v in np.median(edge, axis=0))  # type: ignore[return-value]
+
+
+def render_standing(
+    face: np.ndarray,
+    w: int,
+    top: int,
+    face_h: int,
+    look: TileLook,
+    glare: tuple[float, float, float],
+) -> np.ndarray:
+    """Sprite of a tile stood on its edge facing the camera: its top edge (back layer far, ivory near) above the
+    face, which is `face_h` pixels tall on the plane. Returns premultiplied RGBA float32 (top+face_h, w, 4)."""
+    H = top + face_h
+    r = max(1, int(round(look.radius * w)))
+    img = np.empty((H, w, 3), np.float32)
+    body = np.array(look.body if look.body is not None else _border_colour(face), np.float32)
+    back = np.array(look.back, np.float32)
+    split = int(round(top * (1.0 - look.front_ratio)))
+    img[:split] = back * 0.95
+    img[split:top] = body * 1.02
+    img[top:] = body
+    m = max(1, int(round(look.margin * w)))
+    fw, fh = w - 2 * m, face_h - 2 * max(1, int(round(look.margin * face_h)))
+    if fw > 2 and fh > 2:
+        my = (face_h - fh) // 2
+        art = cv2.resize(face, (fw, fh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        img[top + my:top + my + fh, m:m + fw] = art
+    if face_h > 0:  # the face turns away from the light toward its foot
+        img[top:] *= np.linspace(1.02, 0.9, face_h, dtype=np.float32)[:, None, None]
+        img[top:top + 1] *= 0.8
+    strength, angle, pos = glare
+    if strength > 0 and face_h > 0:
+        xs = np.arange(w, dtype=np.float32) / max(w, 1)
+        band = np.clip(1.0 - np.abs(xs - (pos % 1.0)) / 0.2, 0.0, 1.0) ** 2
+        img[top:] += (strength * 255.0) * band[None, :, None]
+    np.clip(img, 0, 255, out=img)
+    alpha = rounded_mask(w, H, r)
+    out = np.empty((H, w, 4), np.float32)
+    np.multiply(img, alpha[..., None], out=out[..., :3])
+    out[..., 3] = alpha
+    return out

@@ -14,7 +14,7 @@ from pathlib import Path
 from fontTools import subset
 from fontTools.ttLib import TTCollection, TTFont
 
-GLYPHS = "一二三四五六七八九伍萬万東南西北东中發发白春夏秋冬梅蘭兰竹菊123456789"
+GLYPHS = "一二三四五六七八九伍萬万東南西北东中發发白春夏秋冬梅蘭兰竹菊123456789ESWN"
 HERE = Path(__file__).resolve().parent / "fonts"
 SOURCES = {
     # output stem: (source file, face name inside a collection or None, new family name or None)
