@@ -6,10 +6,13 @@ The defaults follow the seed's own wording; a result names each switch that deci
 
     WeimaqueOptions.from_pairs(["weimaque.erqishi_sets=true", "weimaque.multiplier_order=add_then_multiply"])
 
+At most one multiplier ever applies, so their combination needs no switch: 乌对 ×8 is the name for 对子胡 with no red
+card (it replaces 对子胡 ×6 and 乌胡 ×4), and 点胡 ×3 (exactly one red card) cannot meet 对子胡, whose 句 and 麻雀 are
+all triplets and pairs (so 0 or at least 2 red cards).
+
 | key | default | values | what the seed leaves open |
 |---|---|---|---|
 | weimaque.multiplier_order | multiply_then_add | multiply_then_add, add_then_multiply | 对子胡/乌对/乌胡/点胡 make 总息 "硬息的N倍"; whether the additive 名堂息 are added after (N × 硬息 + additions) or multiplied too ((硬息 + additions) × N) |
-| weimaque.multiplier_combination | largest | largest, product | two multipliers on one hand (对子胡 ×6 with 点胡 ×3): the larger, or their product. 乌对 ×8 always replaces 对子胡 and 乌胡 |
 | weimaque.erqishi_sets | false | bool | is 二七十 / 贰柒拾 a valid 句 (the seed shows only runs such as 柒捌玖) |
 | weimaque.mixed_sets | false | bool | is a 绞 句 of one number in both cases (一一壹, 壹壹一) valid (the seed: 大字和小字…不能相互混合) |
 | weimaque.shou_qian_shou_xi | none | none or int ≥ 0 | 21. 手牵手 is "暂不明": not scored unless a house value is given here and the hand is marked 手牵手 |
@@ -31,9 +34,6 @@ class WeimaqueOptions(BaseModel):
         "multiply_then_add",
         description="multipliers apply to 硬息 only and the additive 名堂息 come after (总息等于硬息的N倍), or the "
         "additions are multiplied too",
-    )
-    multiplier_combination: Literal["largest", "product"] = Field(
-        "largest", description="two multipliers on one hand (对子胡 with 点胡): keep the larger, or multiply them"
     )
     erqishi_sets: bool = Field(False, description="二七十 / 贰柒拾 counts as a 句")
     mixed_sets: bool = Field(False, description="a 绞 句 (一一壹, 壹壹一: one number in both cases) counts as a 句")

@@ -28,7 +28,7 @@ class WeimaqueResult(ScoreResult):
     hand: str | None = Field(None, description="the hand in canonical text form")
     hard_xi: int | None = Field(None, description="硬息: the sum of the hard items")
     added_xi: int | None = Field(None, description="the additive 名堂息 (house items included)")
-    multiplier: int | None = Field(None, description="the combined 名堂 multiplier (1 when none applies)")
+    multiplier: int | None = Field(None, description="the 名堂 multiplier: 对子胡 6, 乌对 8, 乌胡 4, 点胡 3, else 1")
     total_xi: int | None = Field(None, description="总息 of a valid win")
     settlement: str = NO_SETTLEMENT
 

@@ -40,7 +40,7 @@ def score(hand: WeimaqueHand, options: WeimaqueOptions | None = None) -> Weimaqu
     named = named_items(sit)
     multipliers = multiplier_items(sit)
     added = sum(item.value for item in named)
-    multiplier = combined_multiplier(sit, multipliers)
+    multiplier = combined_multiplier(multipliers)
     if multiplier > 1 and added:
         sit.decide("multiplier_order")
     if sit.options.multiplier_order == "multiply_then_add":
@@ -68,7 +68,11 @@ def named_items(sit: XiSituation) -> list[XiItem]:
 
 
 def multiplier_items(sit: XiSituation) -> list[XiItem]:
-    """对子胡 ×6, 乌对 ×8 (replacing 对子胡 and 乌胡), 乌胡 ×4, 点胡 ×3."""
+    """对子胡 ×6, 乌对 ×8 (replacing 对子胡 and 乌胡), 乌胡 ×4, 点胡 ×3: at most one of them.
+
+    乌胡 (0 red) and 点胡 (1 red) exclude each other; 对子胡 with 乌胡 is 乌对; 对子胡 cannot meet 点胡 because a
+    hand of triplets and a pair holds 0 or at least 2 red cards.
+    """
     wudui = WuDui().evaluate(sit)
     if wudui is not None:
         return [wudui]
@@ -76,17 +80,6 @@ def multiplier_items(sit: XiSituation) -> list[XiItem]:
     return [item for item in found if item is not None]
 
 
-def combined_multiplier(sit: XiSituation, items: list[XiItem]) -> int:
-    """1 without multipliers; with two (对子胡 and 点胡) the larger or the product (``multiplier_combination``)."""
-    factors = [item.value for item in items]
-    if not factors:
-        return 1
-    if len(factors) == 1:
-        return factors[0]
-    sit.decide("multiplier_combination")
-    if sit.options.multiplier_combination == "largest":
-        return max(factors)
-    product = 1
-    for factor in factors:
-        product *= factor
-    return product
+def combined_multiplier(items: list[XiItem]) -> int:
+    """The multiplier, 1 without one. At most one applies (see ``multiplier_items``)."""
+    return items[0].value if items else 1
