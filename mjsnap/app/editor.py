@@ -1,0 +1,136 @@
+"""Fixing the read hand: the tile picker (34 faces + back) and the moves for the tapped tile and the melds.
+
+Each edit replaces the draft and saves the photo's label at once (corrections.save_current).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from mjsnap.app import corrections, state
+from mjsnap.app.draft import Draft
+from mjsnap.app.i18n import MELD_NAMES, pick, tile_name
+from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
+from scoring.hand import MeldType
+from scoring.tiles import BACK, CLASS_NAMES
+
+PICKER_ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, BACK + 1))
+
+
+def apply(edit: Callable[[Draft], Draft], *, deselect: bool = True) -> None:
+    """Run one edit on the draft, keep the result and save the label; a refused edit is shown, not raised."""
+    try:
+        new = edit(state.draft())
+    except (IndexError, ValueError) as exc:
+        st.session_state.edit_error = str(exc)
+        return
+    st.session_state.edit_error = None
+    state.set_draft(new)
+    if deselect:
+        st.session_state.selected = None
+    corrections.save_current()
+
+
+def _picked(kind: int) -> None:
+    selected = st.session_state.selected
+    if selected == "add":
+        apply(lambda d: d.add(kind))
+    elif isinstance(selected, int):
+        apply(lambda d: d.set_kind(selected, kind))
+
+
+def picker(t, lang: str) -> None:
+    st.caption(t("pick_face"))
+    for row in PICKER_ROWS:
+        with st.container(horizontal=True, gap="xsmall", wrap=True):
+            for kind in row:
+                with st.container(width=TILE_SIZE[0] + 4, gap=None, horizontal_alignment="center"):
+                    st.image(tile_png(kind), width=TILE_SIZE[0])
+                    st.button(
+                        CLASS_NAMES[kind],
+                        key=f"pick-{kind}",
+                        on_click=_picked,
+                        args=(kind,),
+                        help=tile_name(kind, lang),
+                        width="stretch",
+                    )
+
+
+def _actions(draft: Draft, index: int, t) -> None:
+    tile = draft.tiles[index]
+    with st.container(horizontal=True, gap="small", wrap=True):
+        if tile.place != "win":
+            st.button(t("make_win"), key="act-win", on_click=apply, args=(lambda d: d.set_win(index),))
+        if tile.place != "hand":
+            st.button(t("to_concealed"), key="act-hand", on_click=apply, args=(lambda d: d.to_hand(index),))
+        for meld in range(len(draft.meld_types)):
+            if not (tile.place == "meld" and tile.meld == meld):
+                st.button(
+                    t("to_meld", n=meld + 1),
+                    key=f"act-meld-{meld}",
+                    on_click=apply,
+                    args=(lambda d, m=meld: d.to_meld(index, m),),
+                )
+        st.button(
+            t("to_new_meld"), key="act-new-meld", on_click=apply,
+            args=(lambda d: d.new_meld([index], MeldType.PUNG),),
+        )
+        if tile.place != "aside":
+            st.button(t("set_aside"), key="act-aside", on_click=apply, args=(lambda d: d.set_aside(index),))
+        st.button(t("delete"), key="act-delete", on_click=apply, args=(lambda d: d.delete(index),))
+        st.button(t("done"), key="act-done", type="primary", on_click=lambda: st.session_state.update(selected=None))
+
+
+def _set_meld_type(meld: int) -> None:
+    apply(lambda d: d.set_meld_type(meld, MeldType(st.session_state[f"meld-type-{meld}"])), deselect=False)
+
+
+def meld_controls(draft: Draft, t, lang: str) -> None:
+    """Type and break-up controls for each meld."""
+    types = [m.value for m in MeldType]
+    for meld, meld_type in enumerate(draft.meld_types):
+        key = f"meld-type-{meld}"
+        st.session_state[key] = meld_type.value  # follow the draft (melds renumber when one is broken up)
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+            st.selectbox(
+                f"{t('meld_n', n=meld + 1)} · {t('meld_type')}",
+                types,
+                key=key,
+                format_func=lambda v: pick(MELD_NAMES[v], lang),
+                on_change=_set_meld_type,
+                args=(meld,),
+                width=200,
+            )
+            st.button(t("break_meld"), key=f"break-{meld}", on_click=apply, args=(lambda d, m=meld: d.break_meld(m),))
+
+
+def show(t, lang: str) -> None:
+    draft: Draft = state.draft()
+    selected = st.session_state.selected
+    if isinstance(selected, int) and selected < len(draft.tiles):
+        with st.container(border=True):
+            st.markdown(t("editing", n=selected + 1, name=tile_name(draft.tiles[selected].kind, lang)))
+            _actions(draft, selected, t)
+            picker(t, lang)
+    elif selected == "add":
+        with st.container(border=True):
+            st.markdown(t("adding", where=t("concealed")))
+            picker(t, lang)
+            st.button(t("done"), key="add-done", on_click=lambda: st.session_state.update(selected=None))
+    if st.session_state.get("edit_error"):
+        st.error(st.session_state.edit_error)
+    if draft.meld_types:
+        meld_controls(draft, t, lang)
+    with st.container(horizontal=True, gap="small", wrap=True):
+        if draft.win is not None:
+            st.button(t("no_win_clear"), key="clear-win", on_click=apply, args=(lambda d: d.set_aside(d.win),))
+        origin = st.session_state.origin
+        if origin is not None and draft != origin:
+            st.button(t("reset_hand"), key="reset-hand", on_click=apply, args=(lambda d: origin,))
+    if st.session_state.saved_label:
+        path, review = st.session_state.saved_label
+        st.caption(t("label_saved", path=path) + (t("label_review") if review else ""))
+    if st.session_state.label_error:
+        st.warning(t("label_failed", detail=st.session_state.label_error))

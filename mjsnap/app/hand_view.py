@@ -1,0 +1,83 @@
+"""The read hand as tile pictures: concealed row, melds, winning tile; tap a tile to fix it."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mjsnap.app import state
+from mjsnap.app.draft import Draft
+from mjsnap.app.i18n import MELD_NAMES, pick
+from mjsnap.app.overlay import is_low_confidence
+from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
+
+TILE_BOX = TILE_SIZE[0] + 4
+
+
+def _select(index: int | str | None) -> None:
+    st.session_state.selected = None if st.session_state.selected == index else index
+
+
+def frame_of(draft: Draft, origin: Draft | None, index: int, selected) -> str:
+    tile = draft.tiles[index]
+    if selected == index:
+        return "selected"
+    if origin is not None and index < len(origin.tiles) and origin.tiles[index].kind != tile.kind:
+        return "fixed"
+    if is_low_confidence(tile):
+        return "low"
+    return "plain"
+
+
+def tile_button(draft: Draft, index: int, origin: Draft | None) -> None:
+    """One tappable tile: its picture, and a button with its number (the photo's boxes carry the same #n)."""
+    selected = st.session_state.selected
+    with st.container(width=TILE_BOX, gap=None, horizontal_alignment="center"):
+        st.image(tile_png(draft.tiles[index].kind, frame_of(draft, origin, index, selected)), width=TILE_SIZE[0])
+        st.button(
+            str(index + 1),
+            key=f"tile-{index}",
+            on_click=_select,
+            args=(index,),
+            type="primary" if selected == index else "secondary",
+            width="stretch",
+        )
+
+
+def tile_row(draft: Draft, indices: list[int], origin: Draft | None) -> None:
+    with st.container(horizontal=True, gap="xsmall", wrap=True):
+        for index in indices:
+            tile_button(draft, index, origin)
+
+
+def show(t, lang: str) -> None:
+    draft: Draft = state.draft()
+    origin: Draft | None = st.session_state.origin
+    st.subheader(t("hand_header"))
+    st.caption(f"{t('tile_count', n=draft.tile_count)} · `{draft.summary()}`")
+
+    st.markdown(f"**{t('concealed')}**")
+    tile_row(draft, draft.concealed, origin)
+    st.button(t("add_tile"), key="add-tile", on_click=_select, args=("add",))
+
+    st.markdown(f"**{t('win_tile')}**")
+    if draft.win is not None:
+        tile_row(draft, [draft.win], origin)
+    else:
+        st.caption(t("no_win_tile"))
+
+    if draft.meld_types:
+        st.markdown(f"**{t('melds')}**")
+        for meld, meld_type in enumerate(draft.meld_types):
+            st.caption(f"{t('meld_n', n=meld + 1)} · {pick(MELD_NAMES[meld_type.value], lang)}")
+            tile_row(draft, draft.meld_members(meld), origin)
+
+    aside = draft.indices("aside")
+    if aside:
+        with st.expander(f"{t('aside')} ({len(aside)})"):
+            tile_row(draft, aside, origin)
+
+    reading = st.session_state.reading
+    if reading is not None and reading.read.warnings and draft == origin:
+        with st.expander(t("read_warnings")):
+            for warning in reading.read.warnings:
+                st.caption(f"`{warning.code}` {warning.message}")

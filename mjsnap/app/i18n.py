@@ -1,0 +1,230 @@
+"""Every string the app shows, in 中文 and English. ``tr(lang)`` gives a function key -> text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from scoring.tiles import EN_NAMES, N_KINDS, ZH_NAMES
+
+LANGS = ("zh", "en")
+LANG_LABELS = {"zh": "中文", "en": "English"}
+
+STRINGS: dict[str, tuple[str, str]] = {
+    # page and navigation
+    "app_title": ("麻将拍照算分", "Mahjong snap & score"),
+    "nav_score": ("📷 算分", "📷 Score"),
+    "nav_ledger": ("📒 记分", "📒 Ledger"),
+    "nav_dice": ("🎲 骰子", "🎲 Dice"),
+    "language": ("语言 Language", "Language 语言"),
+    # photo input
+    "photo_header": ("1 · 拍下亮出的牌", "1 · Photo of the revealed hand"),
+    "upload": ("上传或拍照（手机可直接打开相机）", "Upload or take a photo (opens the phone camera)"),
+    "use_camera": ("用浏览器相机拍照", "Use the browser camera"),
+    "camera": ("拍照", "Take a photo"),
+    "sample": ("示例照片", "Sample photo"),
+    "use_sample": ("用示例照片", "Use the sample"),
+    "type_hand": ("或手动输入牌（如 123m456p789s11z + 赢牌）", "Or type the tiles (e.g. 123m456p789s11z + winning tile)"),
+    "typed_tiles": ("手牌（不含赢牌）", "Tiles (without the winning tile)"),
+    "typed_win": ("赢牌（可空，空则列出听牌）", "Winning tile (leave empty to list the waits)"),
+    "use_typed": ("用这手牌", "Use these tiles"),
+    "not_an_image": ("这个文件不是可读的照片：{detail}", "This file is not a readable photo: {detail}"),
+    "bad_tiles": ("牌写错了：{detail}", "The tiles are not valid: {detail}"),
+    "no_model": (
+        "没有找到识别模型（{detail}）。可以手动输入牌。",
+        "No recognition model found ({detail}). You can type the tiles instead.",
+    ),
+    "timings": ("识别 {total} ms（读图 {decode}，检测 {detect}，整理 {read}）· 模型 {model}",
+                "Read in {total} ms (decode {decode}, detect {detect}, arrange {read}) · model {model}"),
+    "photo_caption": ("{n} 张牌被识别；红框 = 把握低，请核对", "{n} tiles found; red = low confidence, please check"),
+    # hand view
+    "hand_header": ("2 · 核对手牌（点一张牌来修改）", "2 · Check the hand (tap a tile to fix it)"),
+    "concealed": ("手牌", "Concealed"),
+    "melds": ("副露 / 杠", "Melds / kongs"),
+    "win_tile": ("赢牌", "Winning tile"),
+    "no_win_tile": ("没有赢牌：按 13 张听牌显示", "No winning tile: shown as a 13-tile hand with its waits"),
+    "aside": ("不在手牌中的牌", "Tiles not in the hand"),
+    "tile_count": ("共 {n} 张", "{n} tiles"),
+    "read_warnings": ("识别提示", "Reading notes"),
+    "add_tile": ("＋ 加一张牌", "+ Add a tile"),
+    "new_meld_from": ("＋ 新副露", "+ New meld"),
+    "reset_hand": ("↺ 恢复识别结果", "↺ Back to the reading"),
+    # editor
+    "editing": ("修改第 {n} 张：{name}", "Fixing tile {n}: {name}"),
+    "adding": ("加一张牌到：{where}", "Add a tile to: {where}"),
+    "pick_face": ("选正确的牌", "Pick the right tile"),
+    "make_win": ("设为赢牌", "Make it the winning tile"),
+    "to_concealed": ("移到手牌", "Move to concealed"),
+    "to_meld": ("移到副露 {n}", "Move to meld {n}"),
+    "to_new_meld": ("新副露", "New meld"),
+    "set_aside": ("不属于这手牌", "Not part of the hand"),
+    "delete": ("不是牌（删除）", "Not a tile (delete)"),
+    "done": ("完成", "Done"),
+    "meld_n": ("副露 {n}", "Meld {n}"),
+    "meld_type": ("类型", "Type"),
+    "break_meld": ("拆开", "Break up"),
+    "no_win_clear": ("去掉赢牌（看听牌）", "Remove the winning tile (see waits)"),
+    "label_saved": ("已保存为训练标注：{path}", "Saved as a training label: {path}"),
+    "label_review": ("（有加上的牌没有位置，已放入待复核）", "(added tiles have no box yet: saved for review)"),
+    "label_failed": ("标注没有保存：{detail}", "The label was not saved: {detail}"),
+    # context
+    "context_header": ("3 · 规则和这一局", "3 · Rules and this hand"),
+    "ruleset": ("规则", "Rules"),
+    "rule_options": ("规则选项", "Rule options"),
+    "option_json": ("（JSON）", "(JSON)"),
+    "bad_option": ("规则选项有误：{detail}", "A rule option is not valid: {detail}"),
+    "seats_bets": ("座位和下注", "Seats and bets"),
+    "winner": ("赢家", "Winner"),
+    "dealer": ("庄家", "Dealer"),
+    "self_draw": ("自摸", "Self-drawn"),
+    "discarder": ("点炮", "Discarded by"),
+    "bets": ("炮子 / 注（默认上一局）", "Bets 炮子 / 注 (default: last hand's)"),
+    "situations": ("特殊情况", "Special situations"),
+    "kong_replacement": ("杠上花 / 杠后开花", "Win on a kong replacement (杠上花)"),
+    "last_tile": ("海底", "Last tile (海底)"),
+    "heavenly": ("天胡", "Heavenly hand (天胡)"),
+    "earthly": ("地胡", "Earthly hand (地胡)"),
+    "robbing_kong": ("抢杠", "Robbing a kong (抢杠)"),
+    "after_kong_discard": ("杠后点胡", "Win on a discard right after a kong (杠后点胡)"),
+    "missing_suit": ("定缺（缺一门）", "Missing suit (定缺)"),
+    "missing_suit_guess": ("按照片预填：{suit}", "Pre-filled from the tiles: {suit}"),
+    "bad_context": ("这一局的情况有误：{detail}", "The hand's situation is not valid: {detail}"),
+    # result
+    "result_header": ("4 · 结果", "4 · Result"),
+    "score_button": ("算分", "Score"),
+    "shapes": ("牌型", "Shape"),
+    "not_a_win": ("不能胡：{detail}", "Not a win: {detail}"),
+    "hand_problem": ("这手牌还不完整：{detail}", "The hand is not complete yet: {detail}"),
+    "item": ("项目", "Item"),
+    "value": ("分 / 番", "Points / fan"),
+    "why": ("说明", "Why"),
+    "settlement": ("结算", "Settlement"),
+    "seat": ("座位", "Seat"),
+    "player": ("玩家", "Player"),
+    "role": ("身份", "Role"),
+    "bet": ("炮子", "Bet"),
+    "points": ("得分", "Points"),
+    "role_winner": ("胡", "winner"),
+    "role_dealer": ("庄", "dealer"),
+    "role_discarder": ("点炮", "discarder"),
+    "total_fan": ("共 {fan} 番", "{fan} fan in total"),
+    "winner_gets": ("{name} 得 {points} 分", "{name} gets {points} points"),
+    "decisions": ("规则选项起作用：{items}", "Rule options that decided: {items}"),
+    "warnings": ("注意：{items}", "Note: {items}"),
+    "add_to_ledger": ("记入记分表", "Add to the ledger"),
+    "added_to_ledger": ("已记入第 {n} 局", "Added as hand {n}"),
+    "waits_header": ("听牌：胡哪张、得几分", "Waits: which tile wins and what it scores"),
+    "no_waits": ("这手牌没有听牌（在这个规则下）", "This hand waits on nothing (under these rules)"),
+    "wait_not_allowed": ("不能胡：{detail}", "cannot win: {detail}"),
+    "wait_scores": ("{name} 得 {points}", "{name} gets {points}"),
+    "wrong_count": ("需要 13 张（听牌）或 14 张（胡牌），现在是 {n} 张", "Needs 13 tiles (waits) or 14 (a win); now {n}"),
+    # ledger
+    "ledger_header": ("记分表", "Game ledger"),
+    "players": ("玩家名字", "Player names"),
+    "seat_n": ("座位 {n}", "Seat {n}"),
+    "rename": ("改名", "Rename"),
+    "next_dealer": ("下一局庄家：{name}", "Next dealer: {name}"),
+    "totals": ("总分", "Totals"),
+    "hand_no": ("局", "Hand"),
+    "drawn": ("荒庄", "drawn"),
+    "record_draw": ("记一局荒庄（庄家连庄）", "Record a drawn hand (the dealer stays)"),
+    "undo": ("撤销上一局", "Undo the last hand"),
+    "export_csv": ("导出 CSV", "Export CSV"),
+    "import_csv": ("导入 CSV", "Import CSV"),
+    "imported": ("已导入 {n} 局", "Imported {n} hands"),
+    "bad_csv": ("CSV 不能导入：{detail}", "The CSV cannot be imported: {detail}"),
+    "ledger_error": ("不能记入：{detail}", "Cannot record: {detail}"),
+    "empty_ledger": ("还没有记录。算完分后点“记入记分表”。", "No hands yet. After scoring, press “Add to the ledger”."),
+    "clear_ledger": ("清空记分表", "Clear the ledger"),
+    # dice
+    "dice_header": ("骰子：从哪里开始抓牌", "Dice: where the deal starts"),
+    "convention": ("地区规矩", "Regional convention"),
+    "dice_dealer": ("庄家（第一个掷骰子）", "Dealer (throws first)"),
+    "first_throw": ("第一次（庄家）", "First throw (dealer)"),
+    "second_throw": ("第二次（{name}）", "Second throw ({name})"),
+    "die": ("骰子 {n}", "Die {n}"),
+    "dice_second_thrower": ("第一次 {total} 点：从庄家逆时针数到 {name}，由 {name} 再掷一次。",
+                            "First throw {total}: counting counterclockwise from the dealer lands on {name}, "
+                            "who throws again."),
+    "dice_wall": ("从 {name} 门前的牌墙开始。", "The deal starts from {name}'s wall."),
+    "dice_wall_counted": ("{total} 点：从庄家逆时针数到 {name}，从 {name} 门前的牌墙开始。",
+                          "{total}: counting counterclockwise from the dealer lands on {name}; the deal starts "
+                          "from {name}'s wall."),
+    "dice_skip_both": ("两次点数相加 {a} + {b} = {skip}：从 {name} 的右手往左数，留下 {skip} 墩。",
+                       "Both throws {a} + {b} = {skip}: count {skip} stacks from {name}'s right hand to the left "
+                       "and leave them."),
+    "dice_skip_small": ("掷大拿小：小的那颗是 {skip}，从 {name} 的右手往左留 {skip} 墩。",
+                        "The smaller die shows {skip}: leave {skip} stacks from {name}'s right hand."),
+    "dice_skip_sum": ("从 {name} 的右手往左数 {skip} 墩。", "Count {skip} stacks from {name}'s right hand."),
+    "dice_overflow": ("墩数超过这一面墙，接着数到 {name} 的墙。", "The count runs past that wall into {name}'s wall."),
+    "dice_start": ("庄家从 {name} 墙的第 {stack} 墩开始抓，每次两墩，顺时针。",
+                   "The dealer takes from stack {stack} of {name}'s wall, two stacks at a time, clockwise."),
+    "dice_left": ("这面墙还剩 {left} 墩：{grabs} 把{split}。", "{left} stacks left in that wall: {grabs} grab(s){split}."),
+    "dice_split": ("，下一把两头凑", ", then one grab split across two walls"),
+    "dice_diagram": ("牌墙示意（灰 = 留下的墩，红 = 第一把）", "The walls (grey = stacks left, red = first grab)"),
+    "dice_source": ("依据：种子 {seed}", "Source: seed {seed}"),
+}
+
+RULESET_NAMES: dict[str, tuple[str, str]] = {
+    "shaanxi": ("陕西麻将（136 张）", "Shaanxi (136 tiles)"),
+    "shaanxi108": ("陕西麻将（108 张）", "Shaanxi (108 tiles)"),
+    "xian": ("西安麻将", "Xi'an"),
+    "weinan": ("渭南麻将", "Weinan"),
+}
+
+MELD_NAMES: dict[str, tuple[str, str]] = {
+    "chow": ("吃", "chow"),
+    "pung": ("碰", "pung"),
+    "kong_exposed": ("明杠", "exposed kong"),
+    "kong_added": ("补杠 / 续杠", "added kong"),
+    "kong_concealed": ("暗杠", "concealed kong"),
+}
+
+SHAPE_NAMES: dict[str, tuple[str, str]] = {
+    "plain": ("平胡", "plain (4 sets + pair)"),
+    "seven_pairs": ("七对", "seven pairs"),
+    "thirteen_orphans": ("十三幺", "thirteen orphans"),
+    "honors_and_knitted": ("全不靠", "honors and knitted"),
+    "greater_honors_and_knitted": ("七星不靠", "greater honors and knitted"),
+    "knitted_straight": ("组合龙", "knitted straight"),
+    "knitted_straight_in_hk": ("组合龙（全不靠中）", "knitted straight (in honors and knitted)"),
+}
+
+CONVENTION_NAMES: dict[str, tuple[str, str]] = {
+    "shaanxi": ("陕西：掷两次，两次点数相加", "Shaanxi: two throws, both sums added"),
+    "xian": ("西安：掷两次，两次点数相加", "Xi'an: two throws, both sums added"),
+    "weinan": ("渭南：掷一次，留小点数的墩", "Weinan: one throw, leave the smaller die's stacks"),
+    "smaller_die": ("掷大拿小（种子 003）", "Throw big, take small (seed 003)"),
+    "guobiao": ("国标开牌：按点数数墩", "Guobiao: count the total in stacks"),
+}
+
+RELATIVE_SEATS: tuple[tuple[str, str], ...] = (
+    ("自己", "self"),
+    ("下家（右手）", "right (next)"),
+    ("对家", "opposite"),
+    ("上家（左手）", "left (previous)"),
+)
+
+SUIT_NAMES: dict[str, tuple[str, str]] = {"m": ("万", "characters"), "p": ("筒", "dots"), "s": ("条", "bamboo")}
+
+
+def tr(lang: str) -> Callable[..., str]:
+    """The translator for ``lang``: ``t("key", name=...)`` -> text with the placeholders filled."""
+    column = LANGS.index(lang) if lang in LANGS else 0
+
+    def t(key: str, **values: object) -> str:
+        text = STRINGS[key][column]
+        return text.format(**values) if values else text
+
+    return t
+
+
+def pick(pair: tuple[str, str], lang: str) -> str:
+    """One side of a (zh, en) pair."""
+    return pair[1] if lang == "en" else pair[0]
+
+
+def tile_name(kind: int, lang: str) -> str:
+    """A tile's full name (五筒 / 5 Dots); the back and flower classes too."""
+    if kind < N_KINDS:
+        return EN_NAMES[kind] if lang == "en" else ZH_NAMES[kind]
+    return pick(("牌背", "back"), lang) if kind == N_KINDS else pick(("花", "flower"), lang)

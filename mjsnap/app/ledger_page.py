@@ -1,0 +1,105 @@
+"""The ledger page: player names, every hand with running totals, next dealer, draws, undo, CSV out and in."""
+
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from mjsnap.app import context_form, state
+from mjsnap.app.i18n import RULESET_NAMES, pick
+from mjsnap.app.ledger import Ledger, LedgerError
+
+N_SEATS = 4
+
+
+def _notice(kind: str, text: str) -> None:
+    st.session_state.ledger_notice = (kind, text)
+
+
+def _rename(t) -> None:
+    names = [st.session_state[f"player-{s}"] for s in range(N_SEATS)]
+    try:
+        state.set_ledger(state.ledger().rename(names))
+    except LedgerError as exc:
+        _notice("error", t("ledger_error", detail=str(exc)))
+
+
+def _record_draw(t) -> None:
+    ruleset = st.session_state.get("ctx-ruleset", "shaanxi")
+    state.set_ledger(state.ledger().record_draw(ruleset=ruleset))
+    context_form.start_new_hand()
+
+
+def _undo() -> None:
+    state.set_ledger(state.ledger().undo())
+    context_form.start_new_hand()
+
+
+def _clear() -> None:
+    state.set_ledger(Ledger(players=state.ledger().players))
+    context_form.start_new_hand()
+
+
+def _import(t) -> None:
+    uploaded = st.session_state.get("ledger-csv")
+    if uploaded is None:
+        return
+    try:
+        ledger = Ledger.from_csv(uploaded.getvalue().decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        _notice("error", t("bad_csv", detail="not UTF-8 text"))
+        return
+    except LedgerError as exc:
+        _notice("error", t("bad_csv", detail=str(exc)))
+        return
+    state.set_ledger(ledger)
+    for seat, name in enumerate(ledger.players):
+        st.session_state[f"player-{seat}"] = name
+    context_form.start_new_hand()
+    _notice("ok", t("imported", n=len(ledger.hands)))
+
+
+def hands_table(ledger: Ledger, t, lang: str) -> pd.DataFrame:
+    rows = []
+    for hand, totals in zip(ledger.hands, ledger.running()):
+        row = {
+            t("hand_no"): hand.number,
+            t("ruleset"): pick(RULESET_NAMES.get(hand.ruleset, (hand.ruleset, hand.ruleset)), lang),
+            t("dealer"): ledger.players[hand.dealer],
+            t("winner"): t("drawn") if hand.winner is None else ledger.players[hand.winner],
+        }
+        for seat, name in enumerate(ledger.players):
+            row[name] = f"{hand.deltas[seat]:+d} → {totals[seat]}"
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def show(t, lang: str) -> None:
+    ledger = state.ledger()
+    st.subheader(t("ledger_header"))
+    with st.expander(t("players")):
+        for seat in range(N_SEATS):
+            if f"player-{seat}" not in st.session_state:
+                st.session_state[f"player-{seat}"] = ledger.players[seat]
+            st.text_input(t("seat_n", n=seat), key=f"player-{seat}")
+        st.button(t("rename"), key="rename", on_click=_rename, args=(t,))
+
+    st.info(t("next_dealer", name=ledger.players[ledger.dealer()]))
+    totals = ledger.totals()
+    with st.container(horizontal=True, gap="small", wrap=True):
+        for seat, name in enumerate(ledger.players):
+            st.metric(name, totals[seat], width=90)
+    if ledger.hands:
+        st.dataframe(hands_table(ledger, t, lang), hide_index=True, width="stretch")
+    else:
+        st.caption(t("empty_ledger"))
+
+    with st.container(horizontal=True, gap="small", wrap=True):
+        st.button(t("record_draw"), key="record-draw", on_click=_record_draw, args=(t,))
+        st.button(t("undo"), key="undo", on_click=_undo, disabled=not ledger.hands)
+        st.download_button(
+            t("export_csv"), ledger.to_csv().encode("utf-8"), file_name="mjsnap-ledger.csv", mime="text/csv",
+            key="export-csv",
+        )
+        st.button(t("clear_ledger"), key="clear-ledger", on_click=_clear, disabled=not ledger.hands)
+    st.file_uploader(t("import_csv"), type=["csv"], key="ledger-csv", on_change=_import, args=(t,))

@@ -1,0 +1,32 @@
+"""The app's frame: page setup, language switch, navigation between the score, ledger and dice pages."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mjsnap.app import dice_page, ledger_page, score_page, state
+from mjsnap.app.i18n import LANG_LABELS, LANGS, tr
+
+PAGES = {"score": score_page.show, "ledger": ledger_page.show, "dice": dice_page.show}
+
+
+def run() -> None:
+    st.set_page_config(page_title="mjsnap", page_icon="🀄", layout="centered")
+    state.init()
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=True):
+        st.title(tr(state.lang())("app_title"), width="content")
+        st.radio(
+            "Language", LANGS, key="lang", format_func=LANG_LABELS.get, horizontal=True,
+            label_visibility="collapsed", width="content",
+        )
+    lang = state.lang()
+    t = tr(lang)
+    st.radio(
+        "page", list(PAGES), key="page", horizontal=True, label_visibility="collapsed",
+        format_func=lambda p: t(f"nav_{p}"),
+    )
+    notice = st.session_state.ledger_notice
+    if notice:
+        (st.success if notice[0] == "ok" else st.error)(notice[1])
+        st.session_state.ledger_notice = None
+    PAGES[st.session_state.page](t, lang)

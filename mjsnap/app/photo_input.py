@@ -1,0 +1,64 @@
+"""Where a photo comes from: the file uploader (on a phone it opens the camera and keeps the full photo with its
+EXIF), the browser camera, a bundled sample, or tiles typed by hand when there is no photo."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from mjsnap.app import state
+from mjsnap.app.draft import from_text
+from scoring.tiles import TileParseError
+
+SAMPLES_DIR = Path(__file__).parent / "samples"
+UPLOAD_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
+
+
+def samples() -> list[Path]:
+    return sorted(SAMPLES_DIR.glob("*.jpg"))
+
+
+def _from_widget(key: str, source: str) -> None:
+    uploaded = st.session_state.get(key)
+    if uploaded is not None:
+        state.new_photo(state.Photo(uploaded.name, uploaded.getvalue(), source))
+
+
+def _from_sample() -> None:
+    path = SAMPLES_DIR / st.session_state.sample_choice
+    state.new_photo(state.Photo(path.name, path.read_bytes(), "sample"))
+
+
+def _from_text() -> None:
+    t_text, t_win = st.session_state.typed_tiles.strip(), st.session_state.typed_win.strip()
+    try:
+        draft = from_text(t_text, t_win or None)
+    except (TileParseError, ValueError) as exc:
+        st.session_state.photo_error = ("bad_tiles", str(exc))
+        return
+    state.new_photo(None)
+    state.set_draft(draft, origin=True)
+
+
+def show(t) -> None:
+    """The input panel; a new photo or typed hand is put into the session state by the widgets' callbacks."""
+    st.subheader(t("photo_header"))
+    st.file_uploader(
+        t("upload"),
+        type=UPLOAD_TYPES,
+        key="uploader",
+        on_change=_from_widget,
+        args=("uploader", "upload"),
+    )
+    if st.toggle(t("use_camera"), key="camera_on"):
+        st.camera_input(t("camera"), key="camera", on_change=_from_widget, args=("camera", "camera"))
+    sample_files = samples()
+    if sample_files:
+        with st.container(horizontal=True, vertical_alignment="bottom"):
+            st.selectbox(t("sample"), [p.name for p in sample_files], key="sample_choice", width=220)
+            st.button(t("use_sample"), key="use_sample", on_click=_from_sample)
+    with st.expander(t("type_hand")):
+        st.text_input(t("typed_tiles"), key="typed_tiles", placeholder="123m456p789s1122z")
+        st.text_input(t("typed_win"), key="typed_win", placeholder="2z")
+        st.button(t("use_typed"), key="use_typed", on_click=_from_text)

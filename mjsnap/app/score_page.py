@@ -1,0 +1,80 @@
+"""The main page: photo -> detections drawn -> hand as tiles (fix by tapping) -> context -> score or waits."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from mjsnap.app import context_form, editor, hand_view, photo_input, result_view, state
+from mjsnap.app.draft import from_read
+from mjsnap.app.overlay import draw_detections
+from scoring.hand import HandError
+from scoring.scorer import score, waits
+
+
+def _read_current_photo(t) -> None:
+    """Run the model on a new photo once; the draft starts from what it read."""
+    photo = st.session_state.photo
+    if photo is None or st.session_state.reading is not None or st.session_state.photo_error:
+        return
+    from vision.detector import ModelNotFoundError
+    from vision.imageio import ImageReadError
+
+    from mjsnap.app import recognize
+
+    try:
+        with st.spinner("…"):
+            reading = recognize.read_photo(photo.data)
+    except ImageReadError as exc:
+        st.session_state.photo_error = ("not_an_image", str(exc).replace("<image bytes>", photo.name))
+        return
+    except ModelNotFoundError as exc:
+        st.session_state.photo_error = ("no_model", str(exc))
+        return
+    st.session_state.reading = reading
+    state.set_draft(from_read(reading.read), origin=True)
+
+
+def _photo_panel(t) -> None:
+    reading = st.session_state.reading
+    draft = state.draft()
+    image = draw_detections(reading.pixels, reading.to_original, draft.tiles)
+    st.image(image, caption=t("photo_caption", n=sum(t_.box is not None for t_ in draft.tiles)), width="stretch")
+    ms = {k: f"{v:.0f}" for k, v in reading.ms.items()}
+    st.caption(t("timings", model=reading.model_version, **ms))
+
+
+def show(t, lang: str) -> None:
+    photo_input.show(t)
+    _read_current_photo(t)
+    if st.session_state.photo_error:
+        key, detail = st.session_state.photo_error
+        st.error(t(key, detail=detail))
+        return
+    if state.draft() is None:
+        return
+    if st.session_state.reading is not None:
+        _photo_panel(t)
+    hand_view.show(t, lang)
+    editor.show(t, lang)
+
+    draft = state.draft()
+    setup = context_form.show(draft, t, lang)
+    if setup.error or setup.context is None or setup.options is None:
+        st.error(setup.error)
+        return
+    try:
+        hand = draft.hand(setup.context)
+    except HandError as exc:
+        st.subheader(t("result_header"))
+        st.error(t("hand_problem", detail=str(exc)))
+        return
+    if hand.win_tile is None:
+        try:
+            entries = waits(hand, setup.ruleset, setup.options)
+        except HandError as exc:
+            st.error(t("hand_problem", detail=str(exc)))
+            return
+        result_view.show_waits(entries, setup.context, t, lang)
+        return
+    result = score(hand, setup.ruleset, setup.options)
+    result_view.show_result(result, setup.ruleset, setup.context, draft.summary(), t, lang)

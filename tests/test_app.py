@@ -1,0 +1,182 @@
+"""The app's flows through Streamlit's AppTest: typed hand -> score, corrections, waits, rule options, errors,
+language, the dice page. Photo flows that need the shipped model are in test_app_photo.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+@pytest.fixture
+def app(tmp_path, monkeypatch) -> AppTest:
+    monkeypatch.setenv("MJSNAP_LABELS_DIR", str(tmp_path / "labels"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def type_hand(at: AppTest, tiles: str, win: str = "") -> AppTest:
+    at.text_input(key="typed_tiles").set_value(tiles)
+    at.text_input(key="typed_win").set_value(win)
+    at.button(key="use_typed").click()
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def settlement(at: AppTest) -> list[int]:
+    return list(at.dataframe[1].value.iloc[:, -1])
+
+
+def click(at: AppTest, key: str) -> AppTest:
+    at.button(key=key).click()
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_typed_hand_is_scored_with_breakdown_and_settlement(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    assert [s.value for s in app.success] == ["东 得 +18 分"]
+    items = app.dataframe[0].value
+    assert list(items.iloc[:, 0]) == ["胡牌分数 · win score", "下炮子 · bets (paozi)"]
+    assert list(items.iloc[:, 1]) == [18, 0]
+    assert settlement(app) == [18, -6, -6, -6]  # Shaanxi: all pay on a discard, the dealer-winner doubled
+
+
+def test_context_changes_the_settlement(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="ctx-winner").set_value(2)
+    app.toggle(key="ctx-self-draw").set_value(True)
+    app.number_input(key="ctx-bet-2").set_value(2)
+    app.run()
+    # self-draw 2·D from each (the dealer pays double), bets (b_L + 2)·2·3 from each
+    assert settlement(app) == [-12 - 12, -6 - 12, 24 + 36, -6 - 12]
+
+
+def test_rule_option_switch_changes_who_pays(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="opt-shaanxi-discard_payer").set_value("discarder")
+    app.run()
+    assert settlement(app) == [6, -6, 0, 0]
+    assert any("A3" in c.value for c in app.caption)
+
+
+def test_tapping_a_tile_and_picking_a_face_corrects_the_hand(app):
+    type_hand(app, "123m456m789m234s5s", "4s")  # misread winning tile: 5s 4s is no pair
+    assert app.error and "不能胡" in app.error[0].value
+    click(app, "tile-13")  # the winning tile, #14
+    assert any("修改第 14 张" in m.value for m in app.markdown)
+    click(app, "pick-22")  # 5s
+    assert not app.error
+    assert settlement(app) == [18, -6, -6, -6]
+    assert any("+5s" in c.value for c in app.caption)
+
+
+def test_a_13_tile_hand_lists_the_waits_with_scores(app):
+    type_hand(app, "123m456m789m2345s")
+    assert any("听牌" in s.value for s in app.subheader)
+    waits = [m.value for m in app.markdown if "得" in m.value]
+    assert waits == ["东 得 +18", "东 得 +18"]  # 2s or 5s (a pair), each a plain discard win
+
+
+def test_taking_the_winning_tile_away_shows_the_waits(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    click(app, "clear-win")
+    assert [m.value for m in app.markdown if "得" in m.value] == ["东 得 +18"] * 2  # 2345s waits on 2s or 5s
+    assert any("不在手牌中的牌" in e.label for e in app.expander)
+
+
+def test_moving_tiles_into_a_meld_and_changing_its_type(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    click(app, "tile-0")
+    click(app, "act-new-meld")  # 1m becomes meld 1 (a pung for now)
+    for tile in (1, 2):
+        click(app, f"tile-{tile}")
+        click(app, "act-meld-0")
+    assert "不完整" in app.error[0].value or "不能胡" in app.error[0].value  # 1m2m3m is no pung
+    app.selectbox(key="meld-type-0").set_value("chow")
+    app.run()
+    assert not app.error, [e.value for e in app.error]
+    assert settlement(app) == [18, -6, -6, -6]
+    assert any("[chow 1m 2m 3m]" in c.value for c in app.caption)
+
+
+def test_add_and_delete_tiles(app):
+    type_hand(app, "123m456m789m234s", "5s")  # 12 concealed + win: one short
+    assert "不完整" in app.error[0].value
+    click(app, "add-tile")
+    click(app, "pick-22")  # 5s
+    assert settlement(app) == [18, -6, -6, -6]
+    click(app, "tile-13")  # the added 5s (tile 14, after the winning tile)
+    click(app, "act-delete")
+    assert "不完整" in app.error[0].value
+
+
+def test_weinan_missing_suit_is_prefilled_from_the_tiles(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="ctx-ruleset").set_value("weinan")
+    app.run()
+    assert app.selectbox(key="ctx-missing").value == "p"
+    # a plain 1番 hand may not win on a discard in Weinan: said clearly
+    assert app.error and "不能胡" in app.error[0].value
+    app.toggle(key="ctx-self-draw").set_value(True)
+    app.run()
+    assert settlement(app) == [3, -1, -1, -1]
+
+
+def test_bad_typed_tiles_are_explained(app):
+    type_hand(app, "123x", "")
+    assert "牌写错了" in app.error[0].value and "'x'" in app.error[0].value
+
+
+def test_five_copies_are_refused(app):
+    type_hand(app, "1111m2345678m11s", "1m")
+    assert "5 copies of 1m" in app.error[0].value
+
+
+def test_english_switch(app):
+    app.radio(key="lang").set_value("en")
+    app.run()
+    type_hand(app, "123m456m789m234s5s", "5s")
+    assert [s.value for s in app.success] == ["东 gets +18 points"]
+    assert "Result" in [s.value for s in app.subheader][-1]
+
+
+def test_non_image_upload_is_a_clear_error(app):
+    app.file_uploader(key="uploader").set_value(("notes.jpg", b"this is not a photo", "image/jpeg"))
+    app.run()
+    assert not app.exception
+    assert "不是可读的照片" in app.error[0].value and "notes.jpg" in app.error[0].value
+
+
+def test_dice_page_explains_the_start(app):
+    app.radio(key="page").set_value("dice")
+    app.run()
+    app.selectbox(key="dice-convention").set_value("weinan")
+    app.number_input(key="dice-first-1").set_value(6)
+    app.number_input(key="dice-first-2").set_value(2)
+    app.run()
+    text = " ".join(m.value for m in app.markdown)
+    assert "上家（左手） (北)" in text  # 8 -> the dealer's left
+    assert "第 3 墩" in text  # keep 2 (the smaller die), start at the 3rd
+
+
+def test_dice_page_two_throws(app):
+    app.radio(key="page").set_value("dice")
+    app.run()
+    app.selectbox(key="dice-convention").set_value("xian")
+    app.run()
+    for key, value in (("dice-first-1", 4), ("dice-first-2", 6), ("dice-second-1", 2), ("dice-second-2", 3)):
+        app.number_input(key=key).set_value(value)
+    app.run()
+    text = " ".join(m.value for m in app.markdown)
+    assert "由 下家（右手） (南) 再掷一次" in text
+    assert "第 16 墩" in text and "还剩 2 墩" in text
