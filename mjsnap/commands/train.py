@@ -46,6 +46,9 @@ def train(
     fraction: float = typer.Option(1.0, min=0.0, max=1.0, help="fraction of the training images to use"),
     hours: float = typer.Option(None, help="wall-time budget; ultralytics then sets the epochs to fit it"),
     resume: Path = typer.Option(None, help="continue an interrupted run from RUN/weights/last.pt"),
+    base: Path = typer.Option(
+        None, help="fine-tune from a model directory (e.g. models/current) or a .pt, at its imgsz (vision.finetune)"
+    ),
 ) -> None:
     """Train a YOLO tile detector offline; progress lines go to stdout and RUN/progress.jsonl."""
     from vision import train as training
@@ -72,7 +75,15 @@ def train(
             command=_command_line(ctx.params),
             hours=hours,
         )
-        folder = training.train(settings)
+        if base is not None:
+            from click.core import ParameterSource
+
+            from vision.finetune import finetune
+
+            keep_imgsz = ctx.get_parameter_source("imgsz") is not ParameterSource.DEFAULT
+            folder = finetune(settings, base, keep_imgsz=keep_imgsz)
+        else:
+            folder = training.train(settings)
     typer.echo(f"run folder: {folder}")
 
 
