@@ -108,8 +108,8 @@ def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_pa
         assert len({r["path"] for r in records}) == len(records), "a photo was recorded twice"
     assert killed_mid_run >= 3, "the kills all came too late to test anything"
 
-    final = subprocess.run(batch_command(archive, out, "--resume", "--workers", "2", "--no-report"), env=env,
-                           capture_output=True, text=True, timeout=300)  # fmt: skip
+    final = subprocess.run(batch_command(archive, out, "--resume", "--workers", "2", "--no-report", "--json"),
+                           env=env, capture_output=True, text=True, timeout=300)  # fmt: skip
     assert final.returncode == 0, final.stderr
     records = list(iter_records(out))
     assert len(records) == len({r["path"] for r in records}) == len(expected)
@@ -151,7 +151,7 @@ def test_command_writes_jsonl_csv_summary_and_report(tmp_path: Path) -> None:
     out = tmp_path / "out" / "results.jsonl"
     result = subprocess.run(
         batch_command(archive, out, "--csv", str(tmp_path / "results.csv"), "--workers", "1", "--winner", "3",
-                      "--bets", "1,0,0,2", "--option", "weinan.point_value=2"),
+                      "--bets", "1,0,0,2", "--option", "weinan.point_value=2", "--json"),
         env=environment(delay=0), capture_output=True, text=True, timeout=120,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
@@ -165,6 +165,17 @@ def test_command_writes_jsonl_csv_summary_and_report(tmp_path: Path) -> None:
     assert tuple(rows[0]) == CSV_COLUMNS and len(rows) == len(records)
     a = next(r for r in records if r["path"].endswith("/a.jpg"))
     assert a["context"]["winner"] == 3 and a["context"]["bets"] == [1, 0, 0, 2]
+
+
+def test_command_prints_a_text_summary(tmp_path: Path) -> None:
+    archive = make_archive(tmp_path / "photos")
+    result = subprocess.run(batch_command(archive, tmp_path / "r.jsonl", "--workers", "1", "--no-report"),
+                            env=environment(0), capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("11 photos: ") and "1 duplicates" in lines[0]
+    assert "errors: unreadable_image 3, bad_sidecar 1" in lines
+    assert lines[-1] == f"written: {tmp_path / 'r.jsonl'}, {tmp_path / 'r.summary.json'}"
 
 
 @pytest.mark.parametrize(

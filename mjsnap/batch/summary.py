@@ -75,3 +75,35 @@ def summarize(records: Sequence[dict[str, Any]], stats: RunStats | None = None) 
             "torn_tail_bytes_dropped": stats.tail_repair.dropped_bytes,
         }
     return summary
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{name} {count}" for name, count in counts.items())
+
+
+def summary_lines(summary: dict[str, Any]) -> list[str]:
+    """The summary as a few lines for the terminal (the JSON file has everything)."""
+    status = summary["status"]
+    lines = [
+        f"{summary['photos']} photos: {status['scored']} scored, {status['not_scored']} not scored, "
+        f"{status['error']} errors, {status['duplicate']} duplicates"
+    ]
+    if summary["errors"]:
+        lines.append(f"errors: {_counts(summary['errors'])}")
+    if summary["not_scored_reasons"]:
+        lines.append(f"not scored: {_counts(summary['not_scored_reasons'])}")
+    for name, stats in summary["rulesets"].items():
+        points = stats["winner_points"]
+        if points["n"]:
+            line = f"{name}: winner's points mean {points['mean']}, median {points['median']}, range {points['min']}..{points['max']}"
+            if stats["fan"]["n"]:
+                line += f"; 番 mean {stats['fan']['mean']}"
+            lines.append(line)
+    if summary["tiles_per_photo"]["n"]:
+        lines.append(f"tiles per photo: mean {summary['tiles_per_photo']['mean']}; "
+                     f"confidence: mean {summary['confidence']['mean']}, min {summary['confidence']['min']}")
+    run = summary.get("run")
+    if run:
+        lines.append(f"this run: {run['scored_by_engine']} photos scored in {run['seconds']} s "
+                     f"({run['photos_per_second']} photos/s), {run['already_recorded']} already recorded")
+    return lines

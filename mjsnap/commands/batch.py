@@ -64,6 +64,7 @@ def batch(
     option: list[str] = typer.Option([], "--option", "-o", help="rule switch KEY=VALUE (repeatable), as in mjsnap score"),
     scorer: str = typer.Option(DEFAULT_SCORER, "--scorer", help="per-photo function, module:factory"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar on stderr"),
+    as_json: bool = typer.Option(False, "--json", help="print the summary as JSON instead of text"),
     report: bool = typer.Option(True, "--report/--no-report", help="write the HTML report <out>.report.html"),
 ) -> None:
     """Score every photo under INPUTS into --out; rerun with --resume after an interruption.
@@ -107,8 +108,16 @@ def batch(
     from mjsnap.batch.finish import finish_run
 
     summary = finish_run(settings.out, stats, csv_path=csv, report=report)
-    json.dump(summary, sys.stdout, ensure_ascii=False, indent=1)
-    sys.stdout.write("\n")
+    if as_json:
+        json.dump(summary, sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return
+    from mjsnap.batch.finish import report_path, summary_path
+    from mjsnap.batch.summary import summary_lines
+
+    written = [out, summary_path(out)] + ([report_path(out)] if report else []) + ([csv] if csv else [])
+    for line in summary_lines(summary) + [f"written: {', '.join(str(p) for p in written)}"]:
+        typer.echo(line)
 
 
 def register(app: typer.Typer) -> None:
