@@ -19,3 +19,4 @@ from mjsnap.commands.read import register as register_read_command; register_rea
 from mjsnap.commands.score import register as register_score_command; register_score_command(app)
 from mjsnap.commands.synth import register as register_synth_command; register_synth_command(app)
 from mjsnap.commands.train import register as register_train_commands; register_train_commands(app)
+from mjsnap.commands.weimaque import register as register_weimaque_command; register_weimaque_command(app)
