@@ -1,0 +1,125 @@
+"""The correction draft (no Streamlit): edits, the scorer's Hand, the label boxes, and reading a ReadHand."""
+
+from __future__ import annotations
+
+import pytest
+
+from mjsnap.app.draft import Draft, DraftTile, corrections, from_read, from_text
+from scoring.hand import HandError, Meld, MeldType
+from scoring.tiles import BACK, format_compact, kind_of
+from vision.normalize.result import ReadHand, ReadTile
+
+
+def k(name: str) -> int:
+    return kind_of(name)
+
+
+def test_typed_draft_becomes_the_hand():
+    draft = from_text("123m456m789m234s5s", "5s")
+    hand = draft.hand()
+    assert format_compact(hand.concealed) == "123456789m2345s" and hand.win_tile == k("5s")
+    assert draft.summary() == "123456789m2345s +5s"
+
+
+@pytest.mark.parametrize(
+    ("edit", "summary"),
+    [
+        (lambda d: d.set_kind(13, k("2s")), "123456789m2345s +2s"),
+        (lambda d: d.set_win(0), "23456789m23455s +1m"),  # the old winning tile joins the concealed row
+        (lambda d: d.set_aside(13), "123456789m2345s"),
+        (lambda d: d.delete(0).delete(13), "23456789m2345s"),
+        (lambda d: d.add(k("E")), "123456789m2345s1z +5s"),
+        (lambda d: d.add(k("E"), "win"), "123456789m23455s +E"),
+        (lambda d: d.new_meld([0, 1, 2], MeldType.CHOW), "456789m2345s [chow 1m 2m 3m] +5s"),
+    ],
+)
+def test_edits(edit, summary):
+    assert edit(from_text("123m456m789m234s5s", "5s")).summary() == summary
+
+
+def test_meld_moves_type_changes_and_break_up():
+    draft = from_text("111m456m789m234s5s", "5s").new_meld([0], MeldType.PUNG)
+    draft = draft.to_meld(1, 0).to_meld(2, 0)
+    assert draft.hand().melds == (Meld(MeldType.PUNG, (0, 0, 0)),)
+    with pytest.raises(HandError, match="not a chow"):
+        draft.set_meld_type(0, MeldType.CHOW).hand()
+    second = draft.new_meld([3], MeldType.PUNG)
+    assert len(second.meld_types) == 2
+    # breaking the first meld renumbers the second one to meld 0
+    broken = second.break_meld(0)
+    assert broken.meld_types == (MeldType.PUNG,) and broken.meld_members(0) == [3]
+    # moving the last tile out of a meld removes the meld
+    assert broken.to_hand(3).meld_types == ()
+
+
+def test_concealed_kong_backs_take_the_face_kind():
+    kong = [DraftTile(BACK, "meld", 0), DraftTile(k("C"), "meld", 0), DraftTile(k("C"), "meld", 0),
+            DraftTile(BACK, "meld", 0)]
+    rest = [DraftTile(x, "hand") for x in [k(n) for n in "1m 2m 3m 4m 5m 6m 7m 8m 9m 1s".split()]]
+    draft = Draft(tuple(kong + rest + [DraftTile(k("1s"), "win")]), (MeldType.KONG_CONCEALED,))
+    hand = draft.hand()
+    assert hand.melds[0].tiles == (k("C"),) * 4
+    with pytest.raises(HandError, match="only a concealed kong"):
+        draft.set_meld_type(0, MeldType.KONG_EXPOSED).hand()
+    four_backs = draft.set_kind(1, BACK).set_kind(2, BACK)
+    with pytest.raises(HandError) as info:
+        four_backs.hand()
+    assert info.value.code == "kong_kind_unknown"
+
+
+def test_face_down_tile_in_the_concealed_row_is_explained():
+    with pytest.raises(HandError, match="pick its face"):
+        from_text("123m456m789m234s5s", "5s").set_kind(0, BACK).hand()
+
+
+def test_bad_edits_raise_clear_errors():
+    draft = from_text("123m", "")
+    with pytest.raises(IndexError, match="no tile 10"):
+        draft.set_kind(9, 0)
+    with pytest.raises(IndexError, match="no meld 0"):
+        draft.to_meld(0, 0)
+    with pytest.raises(ValueError, match="0..34"):
+        draft.set_kind(0, 40)
+
+
+def _read() -> ReadHand:
+    box = lambda x: (x, 100.0, x + 30.0, 140.0)  # noqa: E731
+    tiles = [
+        ReadTile("2m", 0.95, box(40), "concealed", row=0, detected_cls="2m"),
+        ReadTile("1m", 0.40, box(10), "concealed", row=0, detected_cls="1m"),
+        ReadTile("C", 0.9, box(300), "meld", 0, row=1, detected_cls="C"),
+        ReadTile("C", 0.9, box(330), "meld", 0, row=1, detected_cls="C"),
+        ReadTile("C", 0.9, box(360), "meld", 0, row=1, detected_cls="C"),
+        ReadTile("back", 0.9, box(500), "meld", None, row=1, detected_cls="back"),
+        ReadTile("back", 0.9, box(530), "meld", None, row=1, detected_cls="back"),
+        ReadTile("back", 0.9, box(560), "meld", None, row=1, detected_cls="back"),
+        ReadTile("back", 0.9, box(590), "meld", None, row=1, detected_cls="back"),
+        ReadTile("5p", 0.8, box(700), "win", row=0, detected_cls="5p"),
+        ReadTile("9s", 0.3, box(900), "ignored", row=None, detected_cls="9s"),
+    ]
+    return ReadHand([0, 1], [Meld(MeldType.PUNG, (31, 31, 31))], 13, tiles, [], unresolved_kongs=1)
+
+
+def test_from_read_places_every_detection():
+    draft = from_read(_read())
+    assert [draft.tiles[i].name for i in draft.concealed] == ["1m", "2m"]  # photo order, left to right
+    assert draft.tiles[draft.win].name == "5p"
+    assert draft.meld_types == (MeldType.PUNG, MeldType.KONG_CONCEALED)  # the unnamed four-back kong
+    assert [draft.tiles[i].name for i in draft.meld_members(1)] == ["back"] * 4
+    assert [draft.tiles[i].name for i in draft.indices("aside")] == ["9s"]
+    with pytest.raises(HandError) as info:
+        draft.hand()
+    assert info.value.code == "kong_kind_unknown"
+
+
+def test_label_boxes_follow_the_corrections():
+    origin = from_read(_read())
+    boxes, review = origin.label_boxes()
+    assert len(boxes) == 11 and not review  # every detection, ignored tiles included: they are real tiles
+    fixed = origin.set_kind(0, k("3m")).delete(len(origin.tiles) - 1)
+    boxes, review = fixed.label_boxes()
+    assert len(boxes) == 10 and boxes[0][0] == k("3m")
+    assert corrections(origin, fixed) == {"kind": 1, "place": 1}
+    added = fixed.add(k("7p"))
+    assert added.label_boxes()[1] is True  # the added tile has no box: the photo needs review
+    assert corrections(origin, added)["added"] == 1
