@@ -155,3 +155,26 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="--val-fraction"):
         list(write_dataset(tmp_path, 3, seed=1, val_fraction=1.0))
 
+
+
+def test_layouts_never_overlap_hand_tiles() -> None:
+    """Many layouts (no drawing, so it is quick): hand tiles and the extras never overlap a hand tile."""
+    from vision.synth.layout import Geometry, add_extras, footprint, layout_hand
+
+    for seed in range(400):
+        rng = np.random.default_rng([seed, 3])
+        spec = random_hand(rng)
+        g = Geometry(aspect=float(rng.uniform(1.28, 1.45)), side=float(rng.uniform(0.05, 0.9)),
+                     lift=float(rng.uniform(0, 0.8)), stand_top=0.6, stand_face=float(rng.uniform(0.6, 1.7)))
+        placements = add_extras(layout_hand(spec, rng, g, standing=bool(seed % 3 == 0)), spec, rng, g)
+        hand = [p for p in placements if p.role in ("concealed", "win", "meld")]
+        assert len(hand) == len(spec.concealed) + sum(len(m.tiles) for m in spec.melds) + (spec.win_tile is not None)
+        polys = np.stack([footprint(p, g) for p in placements])
+        lo, hi = polys.min(axis=1), polys.max(axis=1)
+        n_hand = len(hand)  # hand tiles come first
+        over_x = np.minimum(hi[:, None, 0], hi[None, :n_hand, 0]) - np.maximum(lo[:, None, 0], lo[None, :n_hand, 0])
+        over_y = np.minimum(hi[:, None, 1], hi[None, :n_hand, 1]) - np.maximum(lo[:, None, 1], lo[None, :n_hand, 1])
+        # Touching rows may share the far tile's hidden side; a real overlap is deeper than that.
+        clash = (over_x > 1e-6) & (over_y > g.side + 1e-6)
+        np.fill_diagonal(clash[:n_hand], False)
+        assert not clash.any(), (seed, np.argwhere(clash)[:3])

@@ -182,7 +182,7 @@ def _melds_above(groups, rng, g: Geometry, mgap: float, group_gap: float, row_ri
                  row_top: float) -> list[Placement]:
     """Melds in one or two rows above the concealed row (far side of the table)."""
     rows: list[list[int]] = [[]]
-    limit = max(row_right * float(rng.uniform(0.6, 1.1)), 4.0)
+    limit = max(row_right * float(rng.uniform(0.6, 1.1)), 11.0)
     width = 0.0
     for i, grp in enumerate(groups):
         w = _group_width(grp, g.aspect, mgap) + group_gap
@@ -250,7 +250,7 @@ def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Gener
         n = int(rng.integers(4, 13))
         sideways = bool(rng.random() < 0.5)
         step = g.aspect if sideways else 1.0
-        wx = float(rng.uniform(x0 - 2, x1 - n * step + 2))
+        wx = float(rng.uniform(x0 - 2, max(x0 - 2, x1 - n * step + 2)))
         wy = (y0 - float(rng.uniform(2.0, 5.0))) if rng.random() < 0.7 else (y1 + float(rng.uniform(0.5, 2.0)))
         wall = []
         for i in range(n):

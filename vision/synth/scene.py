@@ -89,12 +89,17 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
     placements = layout_hand(hand, rng, geom, standing)
     placements = add_extras(placements, hand, rng, geom)
     polys = np.stack([footprint(p, geom) for p in placements])
+    in_hand = np.array([p.role in ("concealed", "win", "meld") for p in placements])
 
+    # The camera frames the hand; discards and clutter fall where they fall, and what is out of view is not drawn.
     W, H = _photo_size(rng, options)
-    lo, hi = polys.reshape(-1, 2).min(0), polys.reshape(-1, 2).max(0)
+    lo, hi = polys[in_hand].reshape(-1, 2).min(0), polys[in_hand].reshape(-1, 2).max(0)
     cam = plane_to_camera(pose, (lo + hi) / 2, float(max(hi - lo)) / 2 + 1.0)
-    fill = float(rng.uniform(0.5, 0.95) if rng.random() < 0.92 else rng.uniform(0.95, 1.15))
-    to_photo = fit_to_image(cam, polys, (W, H), fill, rng)
+    fill = float(rng.uniform(0.6, 0.98) if rng.random() < 0.92 else rng.uniform(0.98, 1.15))
+    to_photo = fit_to_image(cam, polys[in_hand], (W, H), fill, rng)
+    front = float(np.sign(np.r_[(lo + hi) / 2, 1.0] @ to_photo[2]))  # w's sign in front of the camera
+    keep = [i for i in range(len(placements)) if in_hand[i] or _in_view(to_photo, polys[i], W, H, front)]
+    placements, polys = [placements[i] for i in keep], polys[keep]
 
     plane, to_plane, scale = _plane_frame(to_photo, polys)
     rgba, owner, drawn = _draw_plane(plane, scale, placements, faces, look, geom, rng, to_plane)
@@ -124,6 +129,15 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
         "hand_tiles_labelled": sum(t.role in ("concealed", "win", "meld") for t in tiles) == hand_tiles,
     }
     return Sample(image, tiles, hand, scene)
+
+
+def _in_view(h: np.ndarray, poly: np.ndarray, W: int, H: int, front: float) -> bool:
+    """Whether any of a tile lands in the photo, in front of the camera (homogeneous w of sign `front`)."""
+    p = np.c_[poly, np.ones(len(poly))] @ h.T
+    if (p[:, 2] * front <= 1e-9).any():  # behind the camera: the homography would fold it back into view
+        return False
+    xy = p[:, :2] / p[:, 2:3]
+    return bool(xy[:, 0].max() > 0 and xy[:, 0].min() < W and xy[:, 1].max() > 0 and xy[:, 1].min() < H)
 
 
 def _body_colour(faces: FaceSet, rng: np.random.Generator) -> tuple[int, int, int]:
