@@ -27,7 +27,9 @@ BACKENDS = ("openvino", "onnxruntime", "ultralytics")
 _PAD_VALUE = 114  # ultralytics' letterbox grey
 _MAX_CANDIDATES = 30000  # boxes entering NMS, as ultralytics
 _MAX_DETECTIONS = 300
-_THREADS = os.cpu_count() or 1  # inference is the only work while it runs: use every core
+# Inference is the only work while it runs: use every core, unless several processes share them (mjsnap batch
+# sets MJSNAP_INFERENCE_THREADS in each worker).
+_THREADS = int(os.environ.get("MJSNAP_INFERENCE_THREADS") or 0) or os.cpu_count() or 1
 
 Network = Callable[[np.ndarray], np.ndarray]  # (1, 3, S, S) float32 in [0, 1] -> (1, 4 + classes, anchors)
 

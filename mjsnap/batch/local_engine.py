@@ -39,9 +39,14 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     os._exit(1)
 
 
-def _init_worker(spec: str, config: ScorerConfig, parent_pid: int) -> None:
+def _init_worker(spec: str, config: ScorerConfig, parent_pid: int, threads: int) -> None:
     global _worker_scorer, _worker_start_error
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+    # N workers share the cores: each runs inference (and OpenCV) on its share rather than on all of them.
+    os.environ.setdefault("MJSNAP_INFERENCE_THREADS", str(threads))
+    import cv2
+
+    cv2.setNumThreads(threads)
     threading.Thread(target=_exit_when_orphaned, args=(parent_pid,), daemon=True).start()
     try:
         _worker_scorer = build_scorer(spec, config)
@@ -73,10 +78,11 @@ def score_in_processes(
     suspects: deque[PhotoTask] = deque()  # photos in flight when a worker died, rerun one at a time
     exhausted = False
     fruitless_pools = 0
+    threads = max(1, (os.cpu_count() or 1) // workers)
     context = multiprocessing.get_context("spawn")  # no fork: the parent may hold threads (Ray, BLAS)
     while not exhausted or unsent or suspects:
         pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_init_worker,
-                                   initargs=(spec, config, os.getpid()))
+                                   initargs=(spec, config, os.getpid(), threads))
         in_flight: dict[Future[dict[str, Any]], PhotoTask] = {}
         broken: list[PhotoTask] = []  # in flight when the pool broke
         pool_broke = isolating = False

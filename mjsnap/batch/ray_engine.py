@@ -23,6 +23,7 @@ class PhotoActor:
     """One Ray worker: the per-photo function built once, then one photo per call."""
 
     def __init__(self, spec: str, config: ScorerConfig):
+        os.environ.setdefault("MJSNAP_INFERENCE_THREADS", "1")  # one CPU per actor (num_cpus=1)
         self.scorer = build_scorer(spec, config)
 
     def score(self, task: PhotoTask, data: bytes | None = None) -> dict[str, Any]:
