@@ -123,7 +123,7 @@ def main() -> None:
         f"| photos/s, steady (first to last record) | **{result['photos_per_second_steady']}** (target >= 8) |",
         f"| photos/s, overall (with worker start and model load) | {result['photos_per_second_overall']} |",
         f"| seconds to the first record | {result['seconds_to_first_record']} |",
-        f"| median ms per photo inside a worker | {round(result["ms_per_photo_in_worker"])} |",
+        f"| median ms per photo inside a worker | {round(result['ms_per_photo_in_worker'])} |",
         f"| records | {result['status']} |",
         "",
         "Run: `.venv/bin/python benchmarks/batch.py " + " ".join(sys.argv[1:]) + "`",
