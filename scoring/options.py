@@ -30,6 +30,9 @@ Switches can be set from text with dotted keys (the CLI's ``--option key=value``
 | weinan.multi_win_three | winners_pay_discarder | winners_pay_discarder, discarder_pays | [A14] 一炮多响 with 3 winners |
 | weinan.after_kong_discard_kong | winner_exempt | winner_exempt, all_pay | [A15] 杠后点胡: winner pays that kong? |
 | weinan.table_overrides | {"大对子+天胡": 9} | {"item+item": fan} | table row 4 天胡大对 printed as 9 (sum 8) |
+| guiyang.lianzhuang | 0 | int ≥ 0 | 贵阳捉鸡 (partial, seed 003): 连庄 count of the hand, +1 base 番 each |
+| guiyang.chicken_mode | shou_shang | shou_shang, nei_wai | 手上鸡 / 内外鸡: do discarded chickens count |
+| guiyang.honours_house_rule | false | bool | NOT IN THE SEED: allow honours so 混一色 can occur |
 
 Row 52 of the Weinan table (清一海底捞七小对 11) is a typo of row 13 (same items, 12): the additive rule gives 12
 and no override is shipped for it.
@@ -41,6 +44,8 @@ import json
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from scoring.rules.guiyang_options import GuiyangOptions
 
 
 class _Section(BaseModel):
@@ -127,6 +132,7 @@ class RuleOptions(BaseModel):
     shaanxi: ShaanxiOptions = Field(default_factory=ShaanxiOptions)
     xian: XianOptions = Field(default_factory=XianOptions)
     weinan: WeinanOptions = Field(default_factory=WeinanOptions)
+    guiyang: GuiyangOptions = Field(default_factory=GuiyangOptions)
 
     def with_overrides(self, overrides: dict[str, Any]) -> RuleOptions:
         """A copy with dotted keys set (``{"shaanxi.variant": "108"}``); raises OptionError naming the bad key."""
@@ -162,7 +168,7 @@ class OptionError(ValueError):
 
 def option_keys() -> list[str]:
     """Every dotted option key, e.g. ``shaanxi.variant``."""
-    sections = {"shaanxi": ShaanxiOptions, "xian": XianOptions, "weinan": WeinanOptions}
+    sections = {"shaanxi": ShaanxiOptions, "xian": XianOptions, "weinan": WeinanOptions, "guiyang": GuiyangOptions}
     return [f"{name}.{field}" for name, model in sections.items() for field in model.model_fields]
 
 

@@ -15,6 +15,8 @@ from scoring.options import RuleOptions
 from scoring.result import ScoreResult
 from scoring.settlement import Ledger
 from scoring.rules.base import RuleSet
+from scoring.rules.guiyang import Guiyang
+from scoring.rules.guiyang import kong_payments as guiyang_kong_payments
 from scoring.rules.items.shaanxi.kong import KongScore
 from scoring.rules.items.weinan.kongs import WeinanKongs
 from scoring.rules.items.xian.kongs import XianKongs
@@ -26,14 +28,18 @@ from scoring.tiles import TILE_NAMES
 from scoring.waits import waiting_tiles
 
 RULESETS: tuple[str, ...] = ("shaanxi", "shaanxi108", "xian", "weinan")
-_RULES: dict[str, RuleSet] = {"shaanxi": Shaanxi(), "shaanxi108": Shaanxi(), "xian": Xian(), "weinan": Weinan()}
+PARTIAL_RULESETS: tuple[str, ...] = ("guiyang",)  # scored only as far as the seed's fragment goes (docs/weimaque.md)
+_RULES: dict[str, RuleSet] = {
+    "shaanxi": Shaanxi(), "shaanxi108": Shaanxi(), "xian": Xian(), "weinan": Weinan(), "guiyang": Guiyang()
+}
 
 
 def rule_set(name: str) -> RuleSet:
     try:
         return _RULES[name]
     except KeyError:
-        raise HandError(f"unknown rule set {name!r}; use one of {', '.join(RULESETS)}", "unknown_ruleset") from None
+        raise HandError(f"unknown rule set {name!r}; use one of {', '.join(RULESETS + PARTIAL_RULESETS)}",
+                        "unknown_ruleset") from None
 
 
 def effective_options(ruleset: str, options: RuleOptions | None) -> RuleOptions:
@@ -116,6 +122,7 @@ _KONG_PAYMENTS = {
     "shaanxi108": KongScore.payments,
     "xian": XianKongs.payments,
     "weinan": WeinanKongs.payments,
+    "guiyang": guiyang_kong_payments,
 }
 
 

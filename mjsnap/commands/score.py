@@ -18,7 +18,7 @@ from typing import Any
 
 import typer
 
-RULES_HELP = "shaanxi | shaanxi108 | xian | weinan"
+RULES_HELP = "shaanxi | shaanxi108 | xian | weinan | guiyang (partial)"
 
 
 def score(
@@ -64,10 +64,10 @@ def score(
         return
     if hand is None:
         _fail('give a hand ("123m456p...") with --win, a photo path, or --json-in FILE')
-    from scoring.scorer import RULESETS
+    from scoring.scorer import PARTIAL_RULESETS, RULESETS
 
-    if rules not in RULESETS:
-        _fail(f"--rules {rules!r}: use one of {', '.join(RULESETS)}")
+    if rules not in RULESETS + PARTIAL_RULESETS:
+        _fail(f"--rules {rules!r}: use one of {', '.join(RULESETS + PARTIAL_RULESETS)}")
     context: dict[str, Any] = {
         "winner": winner,
         "dealer": dealer,
@@ -144,7 +144,7 @@ def _print_breakdown(result, hand, lang: str) -> None:
         console.print(items)
     if not result.valid:
         console.print(f"[red]{words['not_win']}[/red]: {result.error} ({result.reason})")
-    else:
+    elif result.deltas is not None:  # a partial rule set (guiyang) may leave the amounts unknown
         ctx = hand.context
         seats = Table(show_header=True)
         seats.add_column("")
@@ -162,6 +162,8 @@ def _print_breakdown(result, hand, lang: str) -> None:
     for key in ("decisions", "warnings"):
         if getattr(result, key):
             console.print(f"{words[key]}: {'; '.join(getattr(result, key))}")
+    if getattr(result, "partial", None):
+        console.print(f"[yellow]{result.partial}[/yellow]")
 
 
 def _score_json_in(source: str, options) -> None:
