@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from scoring.tiles import FLOWER
+from scoring.tiles import BACK, FLOWER
 from vision.detections import Detections
 from vision.normalize.options import ReadOptions
 from vision.normalize.result import ReadWarning
 
 _CONTAINED = 0.85  # a box this much inside another (of its area) is the same tile boxed twice
+_WALL_IOU = 0.3  # face-down tiles overlapping this much lie on each other: the wall, never a kong
 
 
 def _iou_and_containment(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
@@ -48,4 +49,11 @@ def clean_detections(dets: Detections, opts: ReadOptions, warnings: list[ReadWar
         warnings.append(
             ReadWarning("duplicate_removed", f"{len(duplicates)} box(es) on an already read tile ignored", tuple(duplicates))
         )
-    return sorted(kept)
+    backs = [i for i in kept if dets.class_id[i] == BACK]
+    wall = sorted({
+        k for i in backs for j in backs if i < j and _iou_and_containment(dets.xyxy[i], dets.xyxy[j])[0] > _WALL_IOU
+        for k in (i, j)
+    })
+    if wall:
+        warnings.append(ReadWarning("wall_ignored", f"{len(wall)} face-down tiles lying on each other (the wall) ignored", tuple(wall)))
+    return sorted(set(kept) - set(wall))

@@ -17,6 +17,7 @@ _ROW_TOLERANCE = 0.4  # a tile is on a row line when its centre is within this m
 _TOUCHING_PERCENTILE = 30
 _DEFAULT_WIDTH = 0.87  # one tile width in tile sizes (sqrt of the box area) for an upright 3:4 tile
 _SIDEWAYS_LENGTH = 1.33  # a sideways tile's length along the row in upright tile widths
+_MERGE_LIMIT = 1.6  # groups split by a gap under this share of the split limit may be one meld
 
 
 @dataclass
@@ -27,6 +28,7 @@ class Group:
     row: int
     pieces: list[tuple[int, int]] = field(default_factory=list)  # (start, stop) of each meld it holds; [] if none
     stacked: dict[int, int] = field(default_factory=dict)  # piece start -> tile lying on its sideways tile (补杠)
+    gap_before: float = float("inf")  # the gap to the previous group of its row, as a share of the split limit
 
     @property
     def meldlike(self) -> bool:
@@ -39,6 +41,7 @@ class Layout:
     xy: np.ndarray  # frame coordinates of the active tiles' centres
     size: np.ndarray  # sqrt(box area): the tile size measure everything is relative to
     sideways: np.ndarray
+    aspect: np.ndarray  # box diagonal angles (geometry.box_aspect_angle)
     rows: list[Row]
     groups: list[Group]
 
@@ -74,19 +77,42 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions) -> Layout:
     for row_id, (row, spacing, pair) in enumerate(zip(rows, per_width, pair_extent)):
         reference = local_reference(spacing, width)
         limits = reference * (1.0 + opts.gap_ratio / pair)
+        ratio = dict(zip(row.members[1:], spacing / limits))
         for run in split_by_gaps(row.members, spacing, limits):
-            groups.append(Group(run, row_id))
-    return Layout(frame, xy, size, sideways, rows, groups)
+            groups.append(Group(run, row_id, gap_before=ratio.get(run[0], float("inf"))))
+    return Layout(frame, xy, size, sideways, aspect, rows, groups)
 
 
-def type_groups(groups: list[Group], classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> None:
+def type_groups(groups: list[Group], classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> list[Group]:
     """Mark groups that look like melds: 3-4 tiles typing as one, or longer runs of touching melds that show a
-    sideways or face-down tile (a concealed row is never cut into melds without such a sign)."""
+    sideways or face-down tile (a concealed row is never cut into melds without such a sign; a run of backs only is
+    a wall, not kongs). Two neighbours of a row split by a narrow gap that together make a meld (and apart make
+    none, or a pung and its fourth tile) are one group: perspective and a sideways tile can open a gap inside a meld.
+    Returns the groups after those merges."""
     for group in groups:
-        cls = [int(classes[m]) for m in group.members]
-        if len(cls) in (3, 4):
-            reading = type_group(cls, opts.face_up_kong)
-            if reading.meld is not None or reading.needs_kind:
-                group.pieces = [(0, len(cls))]
-        elif len(cls) >= 6 and (BACK in cls or sideways[group.members].any()):
-            group.pieces = split_into_melds(cls, opts.face_up_kong) or []
+        _mark_pieces(group, classes, sideways, opts)
+    merged: list[Group] = []
+    for group in groups:
+        prev = merged[-1] if merged else None
+        if prev is not None and prev.row == group.row and group.gap_before < _MERGE_LIMIT:
+            both = prev.members + group.members
+            cls = [int(classes[m]) for m in both]
+            loose = not prev.meldlike and not group.meldlike
+            kong = len(set(cls)) == 1 and len(cls) == 4
+            if len(cls) in (3, 4) and (loose or kong) and type_group(cls, opts.face_up_kong).meld is not None:
+                prev.members = both
+                _mark_pieces(prev, classes, sideways, opts)
+                continue
+        merged.append(group)
+    return merged
+
+
+def _mark_pieces(group: Group, classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> None:
+    cls = [int(classes[m]) for m in group.members]
+    group.pieces = []
+    if len(cls) in (3, 4):
+        reading = type_group(cls, opts.face_up_kong)
+        if reading.meld is not None or reading.needs_kind:
+            group.pieces = [(0, len(cls))]
+    elif len(cls) >= 6 and set(cls) != {BACK} and (BACK in cls or sideways[group.members].any()):
+        group.pieces = split_into_melds(cls, opts.face_up_kong) or []

@@ -48,7 +48,7 @@ class ReadOptions(BaseModel):
         0.25, gt=0, description="a space wider than this share of a tile width splits a row into groups"
     )
     hand_distance: float = Field(
-        2.5, gt=0, description="groups further than this many tile sizes from the hand are not part of it"
+        3.5, gt=0, description="groups further than this many tile sizes from the hand are not part of it"
     )
     small_ratio: float = Field(0.6, gt=0, lt=1, description="tiles smaller than this share of the hand's are ignored")
 

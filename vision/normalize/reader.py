@@ -27,6 +27,8 @@ from vision.normalize.result import ReadHand, ReadTile, ReadWarning
 
 _IN_LINE = 0.8  # a lone tile within this many tile sizes of the concealed row's line is in line with it
 _ASKEW = 1.6  # a lone tile this close to the row line and inside its span was knocked out of it
+_APART = 3.0  # the winning tile lies at most this many tile sizes beyond the end of the row
+_LIKE_DEG = 8.0  # box diagonals this close: a tile lying the same way as the row's
 _STACKED = 1.4  # a tile whose centre is this close (tile sizes) to a pung's sideways tile lies on it
 
 
@@ -43,9 +45,19 @@ class _Plan:
     win_in_row: bool = False  # no tile set apart: the count says the row's last tile is the winning tile
     apart_unused: bool = False  # a tile lies set apart in line, yet the count says it is not the winning tile
 
-    def rank(self, core: Group, xy: np.ndarray) -> tuple:
-        """Plans compared: a count that works out, no set-apart tile left over, the longest row, the left-most."""
-        return (self.consistent, not self.apart_unused, len(core.members), -float(xy[core.members[0], 0]))
+    def rank(self, core: Group, xy: np.ndarray, size: np.ndarray) -> tuple:
+        """Plans compared, in order: a tile count that works out; no set-apart tile left over; a winning tile (a
+        photo is taken to score a win); more of the nearby melds used; the longer row; the bigger tiles (the
+        concealed row is nearest the camera); the left-most."""
+        return (
+            self.consistent,
+            not self.apart_unused,
+            self.win is not None,
+            len(self.pieces),
+            len(core.members),
+            float(np.median(size[core.members])),
+            -float(xy[core.members[0], 0]),
+        )
 
 
 def read_hand(dets: Detections, image_size: tuple[int, int], options: ReadOptions | None = None) -> ReadHand:
@@ -92,11 +104,12 @@ class _Reader:
         for group in lay.groups:
             for m in group.members:
                 self.tiles[self.tile_index(m)].row = group.row
-        type_groups(lay.groups, self.classes, lay.sideways, self.opts)
+        lay.groups = type_groups(lay.groups, self.classes, lay.sideways, self.opts)
         groups = self._attach_stacked(lay.groups)
-        candidates = [g for g in groups if not g.meldlike] or list(groups)
+        faces = [g for g in groups if any(self.classes[m] < N_KINDS for m in g.members)]
+        candidates = [g for g in faces if not g.meldlike] or faces or list(groups)
         plans = [(self._plan(c, groups), c) for c in candidates]
-        plan, _ = max(plans, key=lambda pc: pc[0].rank(pc[1], lay.xy))
+        plan, _ = max(plans, key=lambda pc: pc[0].rank(pc[1], lay.xy, lay.size))
         return self._finish(plan, groups)
 
     # --- 补杠 shown with the fourth tile lying on the claimed one ---------------------------------------------
@@ -155,16 +168,19 @@ class _Reader:
             if group is core or len(group.members) != 1 or group.meldlike:
                 continue
             m = group.members[0]
+            if self.classes[m] >= N_KINDS or not self._looks_like(m, core):
+                continue  # a face-down or a turned (stray) tile is never the winning tile
             off, x = self._line_offset(m, core)
             if lo < x < hi and off <= _ASKEW:
                 askew.append(m)
-            elif off <= _IN_LINE and x >= hi:
+            elif off <= _IN_LINE and hi <= x <= hi + _APART * self.lay.size[m]:
                 right.append((x - hi, m))
-            elif off <= _IN_LINE and x <= lo:
+            elif off <= _IN_LINE and lo - _APART * self.lay.size[m] <= x <= lo:
                 left.append((lo - x, m))
         apart = min(right)[1] if right else (min(left)[1] if left else None)
         pieces = [(g, start) for g in region if g is not core for start, _ in g.pieces]
-        pieces.sort(key=lambda p: self._distance(p[0].members, core.members))
+        # Nearest first; a four-back kong last, as a stretch of wall can look like one.
+        pieces.sort(key=lambda p: (self._all_backs(p[0], p[1]), self._distance(p[0].members, core.members)))
         for k in range(len(pieces), -1, -1):
             need = 13 - 3 * k
             for extra in ([], askew) if askew else ([],):
@@ -180,6 +196,16 @@ class _Reader:
                 if n == need and apart is None:
                     return _Plan(concealed, None, pieces[:k], region, True, extra)
         return _Plan(list(core.members), apart, pieces, region, False)
+
+    def _looks_like(self, member: int, core: Group) -> bool:
+        """The tile lies like the row's tiles: same box shape (not turned) and about the same size."""
+        aspect = float(np.median(self.lay.aspect[core.members]))
+        size = float(np.median(self.lay.size[core.members]))
+        return abs(self.lay.aspect[member] - aspect) <= _LIKE_DEG and 0.75 <= self.lay.size[member] / size <= 1.33
+
+    def _all_backs(self, group: Group, start: int) -> bool:
+        stop = dict(group.pieces)[start]
+        return all(self.classes[m] == BACK for m in group.members[start:stop])
 
     def _distance(self, a: list[int], b: list[int]) -> float:
         d = self.centers[a][:, None, :] - self.centers[b][None, :, :]
