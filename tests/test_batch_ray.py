@@ -21,8 +21,15 @@ FAKE = "batch_fakes:pixel_scorer"
 def local_ray():
     # Workers import batch_fakes, which lives in tests/, so they get tests/ on their path.
     path = os.pathsep.join(p for p in (str(TESTS_DIR), os.environ.get("PYTHONPATH")) if p)
-    ray.init(num_cpus=2, include_dashboard=False, runtime_env={"env_vars": {"PYTHONPATH": path}},
-             log_to_driver=False)  # fmt: skip
+    for attempt in (1, 2):  # Ray gives its node 30 s to come up, which a busy 2-core machine can miss once
+        try:
+            ray.init(num_cpus=2, include_dashboard=False, runtime_env={"env_vars": {"PYTHONPATH": path}},
+                     log_to_driver=False)  # fmt: skip
+            break
+        except Exception:
+            ray.shutdown()
+            if attempt == 2:
+                raise
     yield
     ray.shutdown()
 

@@ -7,6 +7,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from mjsnap.batch.summary import winner_points
+
 CSV_COLUMNS = (
     "path", "sha256", "bytes", "status", "error_code", "error", "duplicate_of", "ruleset", "model_version",
     "width", "height", "tiles", "mean_conf", "min_conf", "hand", "melds", "win_tile", "shapes", "scored_shape",
@@ -25,8 +27,6 @@ def csv_row(record: dict[str, Any]) -> dict[str, Any]:
     hand = record.get("hand") or {}
     context = record.get("context") or {}
     deltas = record.get("deltas") or [None] * 4
-    winner = context.get("winner")
-    scored = record["status"] == "scored" and record.get("deltas") is not None and winner is not None
     row = {
         **{k: record.get(k) for k in ("path", "sha256", "bytes", "status", "error_code", "error", "duplicate_of",
                                        "ruleset", "model_version", "width", "height", "scored_shape", "fan",
@@ -35,11 +35,11 @@ def csv_row(record: dict[str, Any]) -> dict[str, Any]:
         "mean_conf": round(sum(confs) / len(confs), 4) if confs else None,
         "min_conf": min(confs) if confs else None,
         "hand": hand.get("concealed"),
-        "melds": _join(m.get("tiles", "") if isinstance(m, dict) else m for m in hand.get("melds") or []),
+        "melds": _join(f"{m.get('type')}:{m.get('tiles')}" for m in hand.get("melds") or []),
         "win_tile": hand.get("win_tile"),
         "shapes": _join(record.get("shapes") or []),
-        "winner": winner,
-        "winner_points": deltas[winner] if scored else None,
+        "winner": context.get("winner"),
+        "winner_points": winner_points(record),
         "items": _join(f"{i.get('name')}={i.get('value')}" for i in record.get("items") or []),
         "warnings": _join(w.get("code") for w in record.get("warnings") or []),
     }

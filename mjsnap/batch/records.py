@@ -87,13 +87,6 @@ class PhotoRecord(BaseModel):
     ms: float | None = None
     finished_at: str = Field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
 
-    @property
-    def winner_points(self) -> int | None:
-        """What the winner gains (deltas[winner]); None unless scored."""
-        if self.status != "scored" or self.deltas is None or self.context is None:
-            return None
-        return self.deltas[self.context.get("winner", 0)]
-
     @classmethod
     def from_outcome(cls, outcome: PhotoOutcome, **bookkeeping: Any) -> PhotoRecord:
         status: Status = "scored" if outcome.valid else "not_scored"
