@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+import scoring.weimaque.options as options_module
 from scoring.weimaque import WeimaqueContext, WeimaqueOptions, parse_hand, score
+from scoring.weimaque.options import option_keys
 from scoring.weimaque.result import NO_SETTLEMENT
 
 # 煨三 3 + 煨四 3 + 碰五 2 + 碰六 2 = 10 硬息; two red cards (贰 柒); no 名堂.
@@ -290,3 +292,8 @@ def test_json_contract():
     bad = result("煨 三三三, 雀 九九").to_json()
     assert bad["valid"] is False and bad["reason"] == "wrong_set_count" and bad["shapes"] == []
     assert "total_xi" not in bad and "hard_xi" not in bad
+
+
+@pytest.mark.parametrize("key", option_keys())
+def test_every_switch_is_in_the_options_table(key):
+    assert f"| {key} |" in options_module.__doc__

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 
-from scoring.weimaque.cards import COPIES_PER_CARD, NOTATION_HELP, Card, ascii_card, format_cards, numeral_card
+from scoring.weimaque.cards import COPIES_PER_CARD, NOTATION_HELP, Card, ascii_card, numeral_card
 
 
 class WeimaqueInputError(ValueError):
@@ -210,6 +210,3 @@ def _card_at(text: str, i: int, end: int) -> tuple[str, Card | None]:
         return token, ascii_card(token)
     return text[i], numeral_card(text[i])
 
-
-def describe(group: Group) -> str:
-    return f"{group.type.value} {format_cards(group.cards)}"

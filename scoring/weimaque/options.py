@@ -1,6 +1,7 @@
 """WeimaqueOptions: every choice the 偎麻雀 text (seed 003) leaves open, in one documented model.
 
-The defaults follow the seed's own wording; a result names each switch that decided something in its
+N is the 名堂 multiplier (对子胡 6, 乌对 8, 乌胡 4, 点胡 3: 总息等于硬息的N倍), A the additive 名堂息. The defaults
+follow the seed's own wording; a result names each switch that decided something in its
 ``decisions`` (e.g. ``"weimaque.multiplier_order=multiply_then_add"``). Set them from text with dotted keys
 (the CLI's ``--option key=value``)::
 
@@ -12,10 +13,10 @@ all triplets and pairs (so 0 or at least 2 red cards).
 
 | key | default | values | what the seed leaves open |
 |---|---|---|---|
-| weimaque.multiplier_order | multiply_then_add | multiply_then_add, add_then_multiply | 对子胡/乌对/乌胡/点胡 make 总息 "硬息的N倍"; whether the additive 名堂息 are added after (N × 硬息 + additions) or multiplied too ((硬息 + additions) × N) |
+| weimaque.multiplier_order | multiply_then_add | …, add_then_multiply | 总息 = N × 硬息 + A, or (硬息 + A) × N |
 | weimaque.erqishi_sets | false | bool | is 二七十 / 贰柒拾 a valid 句 (the seed shows only runs such as 柒捌玖) |
 | weimaque.mixed_sets | false | bool | is a 绞 句 of one number in both cases (一一壹, 壹壹一) valid (the seed: 大字和小字…不能相互混合) |
-| weimaque.shou_qian_shou_xi | none | none or int ≥ 0 | 21. 手牵手 is "暂不明": not scored unless a house value is given here and the hand is marked 手牵手 |
+| weimaque.shou_qian_shou_xi | none | none, int ≥ 0 | 21. 手牵手 "暂不明": a house value for a hand marked 手牵手 |
 """
 
 from __future__ import annotations
