@@ -179,6 +179,9 @@ CASES = {
     # 19. 假八碰头 +100 (五 and 伍 团圆) with 卓胡 +20
     "jiabapengtou": ("煨 五五五, 吃 三四五, 煨 伍伍伍, 吃 叁肆伍, 碰 九九九, 碰 玖玖玖, 雀 贰贰",
                      [["卓胡", 20], ["假八碰头", 100]], 18, 1, 138),
+    # 19. two numbers 团圆 in both cases: +100 each; their four 团圆 (runs 1+1+1+1) name no 卓 (warning)
+    "jiabapengtou_2": ("煨 三三三, 煨 叁叁叁, 煨 五五五, 煨 伍伍伍, 吃 三四五, 吃 叁肆伍, 雀 贰贰",
+                       [["假八碰头", 100], ["假八碰头", 100]], 26, 1, 226),
     # 17. 单吊 +20: the winning card completed the 麻雀
     "dandiao": (H10.replace("雀 九九", "雀 九九*"), [["单吊", 20]], 10, 1, 30),
     # 20. 背靠背 +20: won 叁 on 叁叁 / 三三 (对倒), 三三 is the 麻雀
