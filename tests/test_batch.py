@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import pytest
+from PIL import Image
 from batch_archive import BAD_FILES, BAD_SIDECAR_PHOTO, DUPLICATE, GOOD_PHOTOS, SIDECAR, SIDECAR_PHOTO, make_archive
 from batch_fakes import FAKE_MODEL_VERSION
 
@@ -239,6 +240,17 @@ def test_a_photo_moved_after_scoring_is_a_duplicate_on_resume(tmp_path: Path, ar
     record = by_name(tmp_path / "results.jsonl", archive)["renamed.jpg"]
     assert (stats.scored_by_engine, record["status"]) == (0, "duplicate")
     assert record["duplicate_of"] == str((archive / "a.jpg").resolve())
+
+
+def test_a_photo_edited_after_scoring_is_scored_again_on_resume(tmp_path: Path, archive: Path) -> None:
+    run_batch(settings(tmp_path, archive))
+    before = by_name(tmp_path / "results.jsonl", archive)["a.jpg"]
+    Image.new("RGB", (64, 30), (1, 2, 3)).save(archive / "a.jpg")
+    stats = run_batch(settings(tmp_path, archive, resume=True))
+    after = by_name(tmp_path / "results.jsonl", archive)["a.jpg"]
+    assert stats.scored_by_engine == 1 and after["sha256"] != before["sha256"] and after["width"] == 64
+    copy = by_name(tmp_path / "results.jsonl", archive)[DUPLICATE[0]]
+    assert copy["status"] == "duplicate" and copy["sha256"] == before["sha256"]  # recorded as it was
 
 
 def test_retry_errors_scores_fixed_photos_again(tmp_path: Path, archive: Path) -> None:

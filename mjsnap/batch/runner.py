@@ -84,12 +84,29 @@ class Planner:
         self.settings = settings
         self.write = write
         retried = {"error"} if settings.retry_errors else set()
-        self.done_paths = {r["path"] for r in earlier if r["status"] not in retried}
+        latest = {r["path"]: r for r in earlier}
+        # Recorded photos by path, with the size they had (None: the file could not be read then).
+        self.done: dict[str, int | None] = {
+            path: r.get("bytes") for path, r in latest.items() if r["status"] not in retried
+        }
         # The photo each content hash was first recorded as; later paths with that hash are duplicates.
         self.first_path_of: dict[str, str] = {}
         for record in earlier:
             if record["status"] != "duplicate" and record.get("sha256"):
                 self.first_path_of.setdefault(record["sha256"], record["path"])
+
+    def is_done(self, photo: Path) -> bool:
+        """Recorded already, and not changed since: the same size (hashing the whole archive again on every resume
+        would cost as much reading as the first run). A photo whose size changed is scored again."""
+        if str(photo) not in self.done:
+            return False
+        size = self.done[str(photo)]
+        if size is None:
+            return True
+        try:
+            return photo.stat().st_size == size
+        except OSError:
+            return True  # recorded once; now unreadable: leave its record alone
 
     def _record(self, **fields: Any) -> None:
         self.write(PhotoRecord(ruleset=self.settings.ruleset, **fields).model_dump(mode="json"))
@@ -97,7 +114,7 @@ class Planner:
     def tasks(self, photos: list[Path]) -> Iterator[PhotoTask]:
         for photo in photos:
             path = str(photo)
-            if path in self.done_paths:
+            if self.is_done(photo):
                 continue
             try:
                 sha, size = sha256_of(photo)
@@ -174,7 +191,7 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | No
                 on_record(record)
 
         planner = Planner(settings, earlier, write)
-        stats.already_recorded = sum(str(p) in planner.done_paths for p in photos)
+        stats.already_recorded = sum(planner.is_done(p) for p in photos)
         if on_start is not None:
             on_start(len(photos), stats.already_recorded)
         engine_started = time.perf_counter()
