@@ -16,6 +16,7 @@ app = typer.Typer(
 from mjsnap.commands.batch import register as register_batch_commands; register_batch_commands(app)
 from mjsnap.commands.detect import register as register_detect_commands; register_detect_commands(app)
 from mjsnap.commands.read import register as register_read_command; register_read_command(app)
+from mjsnap.commands.retrain import register as register_retrain_commands; register_retrain_commands(app)
 from mjsnap.commands.score import register as register_score_command; register_score_command(app)
 from mjsnap.commands.synth import register as register_synth_command; register_synth_command(app)
 from mjsnap.commands.train import register as register_train_commands; register_train_commands(app)

@@ -1,0 +1,364 @@
+"""Import labels made in other tools into an mjsnap dataset folder (mjsnap.labels.LabelDataset).
+
+Formats (their documented export structures):
+
+- ``labelstudio-json``: Label Studio "JSON" (a list of tasks: ``data`` holds the image URL, ``annotations[].result[]``
+  holds ``rectanglelabels`` with ``value.x/y/width/height`` in percent of ``original_width``/``original_height``)
+  and "JSON-MIN" (``label`` lists the same values). Images are found by file name in ``--images``.
+- ``labelstudio-yolo``: Label Studio "YOLO" export: ``classes.txt`` (and ``notes.json``), ``images/``, ``labels/``.
+- ``cvat-yolo``: CVAT "Ultralytics YOLO Detection 1.0": ``data.yaml`` (``names`` as ``index: name``), ``train.txt``,
+  ``images/<subset>/``, ``labels/<subset>/``.
+- ``roboflow-yolo``: Roboflow YOLOv5/v8/v11 export: ``data.yaml`` (``names`` sorted alphabetically) and
+  ``train|valid|test/{images,labels}/``.
+
+Folders or .zip files. Classes are mapped by NAME (mjsnap.dataset.classes), never by index. A photo with a box of
+an unknown class keeps its known boxes but goes to the ``review`` split (training on it would teach the model that
+the unknown tile is background), and the report lists the unknown names with their counts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import urllib.parse
+import zipfile
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from PIL import Image, ImageOps
+
+from mjsnap.dataset.classes import class_id
+from mjsnap.labels import LabelBox, LabelDataset, LabelError, read_class_names
+
+FORMATS = ("labelstudio-json", "labelstudio-yolo", "cvat-yolo", "roboflow-yolo")
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif"}
+SPLIT_NAMES = {"train": "train", "training": "train", "valid": "val", "val": "val", "validation": "val",
+               "test": "val", "default": "train"}
+_LABEL_STUDIO_UPLOAD = re.compile(r"^[0-9a-f]{8}-(.+)$")  # uploads are stored as '<8 hex>-<original name>'
+
+
+class ImportFormatError(ValueError):
+    """The source is not an export of the given (or any known) format."""
+
+
+@dataclass(frozen=True)
+class SourceBox:
+    label: str
+    box: tuple[float, float, float, float]  # x1 y1 x2 y2 as fractions of the upright image's width and height
+
+
+@dataclass
+class SourcePhoto:
+    source: str  # the name or URL the tool used, for messages
+    image: Path | None  # None when the image file was not found
+    boxes: list[SourceBox]
+    split: str  # "train" or "val"
+    size_hint: tuple[int, int] | None = None  # width, height the tool saw (Label Studio's original_width/height)
+
+
+@dataclass
+class ImportReport:
+    format: str
+    photos: int = 0
+    boxes: int = 0
+    splits: Counter = field(default_factory=Counter)
+    unknown_classes: Counter = field(default_factory=Counter)
+    review: list[str] = field(default_factory=list)  # saved to review because of unknown classes
+    missing_images: list[str] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # boxes or photos that could not be used, with the reason
+    renamed: dict[str, str] = field(default_factory=dict)  # source -> dataset name when they differ
+
+    def summary(self) -> str:
+        lines = [f"{self.format}: {self.photos} photos, {self.boxes} boxes imported ({dict(self.splits)})"]
+        if self.unknown_classes:
+            names = ", ".join(f"{n!r} x{c}" for n, c in self.unknown_classes.most_common())
+            lines.append(f"unknown class names (not imported; their photos went to review): {names}")
+        if self.missing_images:
+            lines.append(f"{len(self.missing_images)} images not found: {', '.join(self.missing_images[:10])}")
+        lines += [f"skipped: {reason}" for reason in self.skipped[:20]]
+        return "\n".join(lines)
+
+
+# --- reading the sources -------------------------------------------------------------------------------------------
+
+
+@contextmanager
+def opened(source: Path) -> Iterator[Path]:
+    """A folder for ``source``: itself, or a .zip extracted to a temporary folder (members that would land outside
+    it are refused)."""
+    source = Path(source)
+    if source.is_dir() or source.suffix.lower() == ".json":
+        yield source
+        return
+    if not zipfile.is_zipfile(source):
+        raise ImportFormatError(f"{source} is neither a folder, a .json file nor a .zip archive")
+    with tempfile.TemporaryDirectory(prefix="mjsnap-import-") as tmp, zipfile.ZipFile(source) as archive:
+        root = Path(tmp).resolve()
+        for member in archive.infolist():
+            target = (root / member.filename).resolve()
+            if not target.is_relative_to(root):
+                raise ImportFormatError(f"{source}: member {member.filename!r} would be written outside the folder")
+        archive.extractall(root)
+        yield root
+
+
+def detect_format(folder: Path) -> str:
+    """Which export a folder (or .json file) is."""
+    if folder.is_file():
+        return "labelstudio-json"
+    if (folder / "data.yaml").is_file() and any((folder / s / "images").is_dir() for s in ("train", "valid", "test")):
+        return "roboflow-yolo"
+    if (folder / "data.yaml").is_file() and (folder / "images").is_dir():
+        return "cvat-yolo"
+    if ((folder / "classes.txt").is_file() or (folder / "notes.json").is_file()) and (folder / "labels").is_dir():
+        return "labelstudio-yolo"
+    jsons = list(folder.glob("*.json"))
+    if len(jsons) == 1:
+        return "labelstudio-json"
+    raise ImportFormatError(
+        f"{folder} is not a known export: expected data.yaml with train/valid/test (Roboflow), data.yaml with "
+        "images/<subset> (CVAT Ultralytics YOLO), classes.txt + labels/ (Label Studio YOLO) or a Label Studio .json"
+    )
+
+
+def _yaml_names(path: Path) -> list[str]:
+    text = path.read_text(encoding="utf-8")
+    try:
+        import yaml
+    except ImportError:
+        names = read_class_names(text)
+    else:
+        raw = (yaml.safe_load(text) or {}).get("names")
+        names = [raw[k] for k in sorted(raw)] if isinstance(raw, dict) else raw
+    if not names:
+        raise ImportFormatError(f"{path} lists no class names")
+    return [str(n) for n in names]
+
+
+def _yolo_pairs(images: Path, labels: Path) -> Iterator[tuple[Path, Path]]:
+    for image in sorted(p for p in images.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
+        yield image, labels / image.relative_to(images).with_suffix(".txt")
+
+
+def _read_yolo_label(label: Path, names: list[str], photo: SourcePhoto, report: ImportReport) -> None:
+    if not label.is_file():
+        return  # YOLO: an image without a label file has no objects
+    for number, line in enumerate(label.read_text(encoding="utf-8").splitlines(), start=1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            index = int(parts[0])
+            values = [float(v) for v in parts[1:]]
+        except ValueError:
+            report.skipped.append(f"{label}:{number}: {line!r} is not a YOLO line")
+            continue
+        if not 0 <= index < len(names):
+            report.skipped.append(f"{label}:{number}: class index {index} is not in the export's {len(names)} names")
+            continue
+        if len(values) == 4:
+            xc, yc, w, h = values
+            box = (xc - w / 2, yc - h / 2, xc + w / 2, yc + h / 2)
+        elif len(values) >= 6 and len(values) % 2 == 0:  # a polygon: its bounding box
+            xs, ys = values[0::2], values[1::2]
+            box = (min(xs), min(ys), max(xs), max(ys))
+        else:
+            report.skipped.append(f"{label}:{number}: {line!r} has {len(values)} numbers (expected 4 or a polygon)")
+            continue
+        photo.boxes.append(SourceBox(names[index], box))
+
+
+def read_yolo_folders(folder: Path, fmt: str, report: ImportReport) -> list[SourcePhoto]:
+    """The three YOLO-style exports: where the names and the image/label folders are differs."""
+    if fmt == "roboflow-yolo":
+        names = _yaml_names(folder / "data.yaml")
+        subsets = [(d.name, d / "images", d / "labels") for d in sorted(folder.iterdir()) if (d / "images").is_dir()]
+    elif fmt == "cvat-yolo":
+        names = _yaml_names(folder / "data.yaml")
+        subsets = [(d.name, d, folder / "labels" / d.name) for d in sorted((folder / "images").iterdir()) if d.is_dir()]
+    else:  # labelstudio-yolo
+        notes = folder / "notes.json"
+        if notes.is_file():
+            categories = json.loads(notes.read_text(encoding="utf-8"))["categories"]
+            by_id = {int(c["id"]): str(c["name"]) for c in categories}
+            names = [by_id[i] for i in range(len(by_id))]
+        else:
+            names = [line.strip() for line in (folder / "classes.txt").read_text(encoding="utf-8").splitlines()]
+        subsets = [("train", folder / "images", folder / "labels")]
+    photos = []
+    for subset, images, labels in subsets:
+        split = SPLIT_NAMES.get(subset.lower(), "train")
+        for image, label in _yolo_pairs(images, labels):
+            photo = SourcePhoto(str(image.relative_to(folder)), image, [], split)
+            _read_yolo_label(label, names, photo, report)
+            photos.append(photo)
+    return photos
+
+
+def _image_index(images: Path | None) -> dict[str, Path]:
+    if images is None:
+        return {}
+    return {p.name: p for p in sorted(Path(images).rglob("*")) if p.suffix.lower() in IMAGE_SUFFIXES}
+
+
+def _find_image(url: str, index: dict[str, Path]) -> Path | None:
+    parsed = urllib.parse.urlparse(url)
+    local = urllib.parse.parse_qs(parsed.query).get("d")  # /data/local-files/?d=folder/IMG.jpg
+    name = Path(urllib.parse.unquote(local[0] if local else parsed.path)).name
+    if name in index:
+        return index[name]
+    upload = _LABEL_STUDIO_UPLOAD.match(name)
+    return index.get(upload.group(1)) if upload else None
+
+
+def _task_image_url(task: dict) -> str | None:
+    data = task.get("data", task)
+    if isinstance(data.get("image"), str):
+        return data["image"]
+    for value in data.values():
+        if isinstance(value, str) and Path(urllib.parse.urlparse(value).path).suffix.lower() in IMAGE_SUFFIXES:
+            return value
+    return None
+
+
+def _latest_annotation(task: dict) -> list[dict] | None:
+    annotations = [a for a in task.get("annotations", []) if not a.get("was_cancelled")]
+    if not annotations:
+        return None
+    return max(annotations, key=lambda a: (str(a.get("updated_at", "")), str(a.get("id", "")))).get("result", [])
+
+
+def _rectangles(results: list[dict]) -> Iterator[tuple[dict, dict, list[str]]]:
+    """(result, value, label names) of every rectangle; a bare Rectangle takes its names from the Labels result
+    with the same region id."""
+    names_by_id = {r.get("id"): r["value"].get("labels", []) for r in results if r.get("type") == "labels"}
+    for result in results:
+        kind, value = result.get("type"), result.get("value", {})
+        if kind == "rectanglelabels":
+            yield result, value, list(value.get("rectanglelabels", []))
+        elif kind == "rectangle":
+            yield result, value, list(names_by_id.get(result.get("id"), []))
+
+
+def read_labelstudio_json(path: Path, images: Path | None, report: ImportReport) -> list[SourcePhoto]:
+    if path.is_dir():
+        path = next(path.glob("*.json"))
+    try:
+        tasks = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ImportFormatError(f"{path} is not JSON: {exc}") from None
+    if not isinstance(tasks, list):
+        raise ImportFormatError(f"{path}: a Label Studio export is a JSON list of tasks")
+    index = _image_index(images)
+    photos = []
+    for number, task in enumerate(tasks, start=1):
+        url = _task_image_url(task) if isinstance(task, dict) else None
+        if url is None:
+            report.skipped.append(f"task {number}: no image URL in its data")
+            continue
+        results = _latest_annotation(task) if "annotations" in task else task.get("label")
+        if results is None:
+            report.skipped.append(f"task {number} ({url}): no annotation (predictions alone are not labels)")
+            continue
+        if "annotations" not in task:  # JSON-MIN: the values themselves, names under rectanglelabels
+            results = [{"type": "rectanglelabels", "value": r, **r} for r in results]
+        photo = SourcePhoto(url, _find_image(url, index), [], "train")
+        for result, value, labels in _rectangles(results):
+            if len(labels) != 1:
+                report.skipped.append(f"task {number}: a rectangle with {len(labels)} labels {labels}")
+                continue
+            x, y = float(value["x"]) / 100, float(value["y"]) / 100
+            w, h = float(value["width"]) / 100, float(value["height"]) / 100
+            if float(value.get("rotation", 0) or 0) % 360:
+                report.skipped.append(f"task {number}: a rotated rectangle ({labels[0]}); mjsnap boxes are upright")
+                continue
+            photo.boxes.append(SourceBox(labels[0], (x, y, x + w, y + h)))
+            if "original_width" in result:
+                photo.size_hint = (int(result["original_width"]), int(result["original_height"]))
+        photos.append(photo)
+    return photos
+
+
+# --- saving into the dataset ---------------------------------------------------------------------------------------
+
+
+def dataset_name(source: str) -> str:
+    """A LabelDataset name for a source file: its stem with other characters replaced by '_'."""
+    stem = Path(urllib.parse.unquote(urllib.parse.urlparse(source).path)).stem
+    upload = _LABEL_STUDIO_UPLOAD.match(stem)
+    stem = upload.group(1) if upload else stem
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", stem).replace("..", "_").lstrip("._-")[:100]
+    return name or "photo"
+
+
+def import_export(
+    source: Path, dataset_root: Path, fmt: str = "auto", images: Path | None = None, prefix: str = ""
+) -> ImportReport:
+    """Read an export and save every photo into the dataset folder (atomic saves; names stay inside it)."""
+    dataset = LabelDataset(dataset_root)
+    dataset.ensure()
+    with opened(Path(source)) as folder:
+        chosen = detect_format(folder) if fmt == "auto" else fmt
+        if chosen not in FORMATS:
+            raise ImportFormatError(f"format {chosen!r} is not one of {', '.join(FORMATS)}")
+        report = ImportReport(chosen)
+        if chosen == "labelstudio-json":
+            photos = read_labelstudio_json(folder, images, report)
+        else:
+            photos = read_yolo_folders(folder, chosen, report)
+        used: set[str] = set()
+        for photo in photos:
+            _save_photo(dataset, photo, prefix, used, report)
+    return report
+
+
+def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: set[str], report: ImportReport) -> None:
+    if photo.image is None or not photo.image.is_file():
+        report.missing_images.append(photo.source)
+        return
+    base = dataset_name(prefix + Path(photo.source).name)
+    name, n = base, 2
+    while name in used:
+        name, n = f"{base}-{n}", n + 1
+    used.add(name)
+    if name != Path(photo.source).stem:
+        report.renamed[photo.source] = name
+    try:
+        with Image.open(photo.image) as opened_image:
+            image = ImageOps.exif_transpose(opened_image).convert("RGB")
+    except OSError as exc:
+        report.skipped.append(f"{photo.source}: unreadable image ({exc})")
+        return
+    if photo.size_hint and photo.size_hint != image.size:
+        report.skipped.append(f"note: {photo.source}: the tool saw it {photo.size_hint[0]}x{photo.size_hint[1]}, "
+                              f"upright it is {image.width}x{image.height}; boxes kept as fractions of the image")
+    boxes, unknown = [], 0
+    for item in photo.boxes:
+        cls = class_id(item.label)
+        if cls is None:
+            report.unknown_classes[item.label] += 1
+            unknown += 1
+            continue
+        x1, y1, x2, y2 = (min(max(v, 0.0), 1.0) for v in item.box)
+        if x2 <= x1 or y2 <= y1:
+            report.skipped.append(f"{photo.source}: a {item.label} box {item.box} lies outside the image")
+            continue
+        try:
+            boxes.append(LabelBox(cls, (x1 * image.width, y1 * image.height, x2 * image.width, y2 * image.height)))
+        except LabelError as exc:
+            report.skipped.append(f"{photo.source}: {exc}")
+    split = "review" if unknown else photo.split
+    try:
+        dataset.save(name, image, boxes, split=split)
+    except LabelError as exc:
+        report.skipped.append(f"{photo.source}: {exc}")
+        return
+    if unknown:
+        report.review.append(name)
+    report.photos += 1
+    report.boxes += len(boxes)
+    report.splits[split] += 1

@@ -1,0 +1,327 @@
+"""Model versions: `models/registry.json`, promotion of a better candidate, and rollback.
+
+``models/current/`` is always the model mjsnap runs (contracts.md). Every model that has been current is listed in
+the registry with its version id, training data, command, metrics and creation time. When a model leaves
+``current`` (a promotion or a rollback) its files are kept in ``models/versions/<id>/``; a copy is not made twice
+(a version whose model.pt is byte-identical to a stored one points at that folder). ``models/versions/`` is not
+committed (models/.gitignore): only the shipped model's files are.
+
+Swapping a model directory in is two renames (current -> .outgoing-*, .incoming-* -> current); `recover` finishes
+or undoes a swap a crash interrupted, so ``current`` is never left half-written or missing.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from mjsnap.labels import write_atomic
+from mjsnap.paths import MODELS_DIR
+from vision.compare import METRICS, Comparison
+
+REGISTRY_FILE = "registry.json"
+CURRENT = "current"
+VERSIONS = "versions"
+DEFAULT_METRIC = "map50"
+_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+
+
+class RegistryError(RuntimeError):
+    """A registry operation that cannot be done (nothing to roll back to, a missing version folder...)."""
+
+
+class ModelVersion(BaseModel):
+    id: str
+    created: str
+    data: Any = None
+    command: str = ""
+    metrics: dict[str, Any] = Field(default_factory=dict)
+    path: str  # relative to the models folder: "current" or "versions/<id>"
+    sha256: str  # of model.pt (or of meta.json when a directory has no model.pt)
+
+
+class Registry(BaseModel):
+    current: str | None = None
+    history: list[str] = Field(default_factory=list)  # ids that were current, oldest first; the last is current
+    versions: list[ModelVersion] = Field(default_factory=list)
+
+    def version(self, version_id: str) -> ModelVersion:
+        for item in self.versions:
+            if item.id == version_id:
+                return item
+        raise RegistryError(f"version {version_id!r} is not in the registry")
+
+
+class Decision(BaseModel):
+    accepted: bool
+    metric: str
+    current: float | None
+    candidate: float
+    reason: str
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+def weights_digest(model_dir: Path) -> str:
+    path = Path(model_dir) / "model.pt"
+    path = path if path.is_file() else Path(model_dir) / "meta.json"
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def read_meta(model_dir: Path) -> dict:
+    return json.loads((Path(model_dir) / "meta.json").read_text(encoding="utf-8"))
+
+
+def recover(models_dir: Path) -> None:
+    """Finish or undo an interrupted swap, and drop staging leftovers."""
+    models_dir = Path(models_dir)
+    current = models_dir / CURRENT
+    outgoing = sorted(models_dir.glob(".outgoing-*"))
+    if not current.exists() and outgoing:
+        outgoing[-1].rename(current)  # the new one never arrived: put the old one back
+        outgoing = outgoing[:-1]
+    for leftover in [*outgoing, *models_dir.glob(".incoming-*")]:
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def load(models_dir: Path = MODELS_DIR) -> Registry:
+    """The registry; when there is none yet, one that lists the model in ``current`` (from its meta.json)."""
+    models_dir = Path(models_dir)
+    recover(models_dir)
+    path = models_dir / REGISTRY_FILE
+    registry = Registry.model_validate_json(path.read_text(encoding="utf-8")) if path.is_file() else Registry()
+    _sync_current(models_dir, registry)
+    return registry
+
+
+def _sync_current(models_dir: Path, registry: Registry) -> None:
+    """List a model that reached ``current`` outside the registry (e.g. `mjsnap export`) as a new version."""
+    current = models_dir / CURRENT
+    if not (current / "meta.json").is_file():
+        return
+    listed = registry.version(registry.current) if registry.current else None
+    if listed is not None and listed.sha256 == weights_digest(current):
+        return
+    if listed is not None and listed.path == CURRENT:
+        listed.path = ""  # its files were overwritten: it can no longer be rolled back to
+    entry = _entry_from_meta(current, CURRENT)
+    entry.id = _unique_id(registry, entry.id)
+    registry.versions.append(entry)
+    registry.current = entry.id
+    registry.history.append(entry.id)
+
+
+def save(registry: Registry, models_dir: Path = MODELS_DIR) -> Path:
+    path = Path(models_dir) / REGISTRY_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(path, (registry.model_dump_json(indent=1) + "\n").encode("utf-8"))
+    return path
+
+
+def _entry_from_meta(model_dir: Path, relative: str) -> ModelVersion:
+    meta = read_meta(model_dir)
+    return ModelVersion(
+        id=safe_version_id(str(meta.get("version") or "unversioned")),
+        created=str(meta.get("created") or now()),
+        data=meta.get("data"),
+        command=str(meta.get("train_command") or ""),
+        metrics=dict(meta.get("metrics") or {}),
+        path=relative,
+        sha256=weights_digest(model_dir),
+    )
+
+
+def safe_version_id(text: str) -> str:
+    cleaned = re.sub(r"[^A-Za-z0-9_.-]", "_", text).replace("..", "_").lstrip("._-")[:64]
+    if not _ID.fullmatch(cleaned or ""):
+        raise RegistryError(f"version id {text!r} cannot be used as a folder name")
+    return cleaned
+
+
+def decide(candidate: float, current: float | None, metric: str = DEFAULT_METRIC, min_gain: float = 0.0) -> Decision:
+    """Accept only a candidate strictly better than the current model by more than ``min_gain`` on ``metric``."""
+    if metric not in METRICS:
+        raise ValueError(f"metric {metric!r} is not one of {', '.join(METRICS)}")
+    if current is None:
+        return Decision(accepted=True, metric=metric, current=None, candidate=candidate,
+                        reason="there is no current model")
+    gain = (candidate - current) if METRICS[metric] else (current - candidate)
+    accepted = gain > min_gain
+    word = "better" if accepted else "not better"
+    return Decision(accepted=accepted, metric=metric, current=current, candidate=candidate,
+                    reason=f"candidate {metric} {candidate:.4f} vs current {current:.4f}: {word} "
+                           f"(gain {gain:+.4f}, needed more than {min_gain:+.4f})")
+
+
+def _store(models_dir: Path, registry: Registry, entry: ModelVersion) -> None:
+    """Make sure ``entry`` (now in ``current``) has its own copy under versions/, reusing an identical one."""
+    if entry.path != CURRENT:
+        return
+    for other in registry.versions:
+        if other is not entry and other.path != CURRENT and other.sha256 == entry.sha256 \
+                and (models_dir / other.path).is_dir():
+            entry.path = other.path
+            return
+    target = models_dir / VERSIONS / entry.id
+    if target.exists():
+        shutil.rmtree(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = target.with_name(f".{entry.id}.copying")
+    shutil.rmtree(staging, ignore_errors=True)
+    shutil.copytree(models_dir / CURRENT, staging)
+    staging.rename(target)
+    entry.path = f"{VERSIONS}/{entry.id}"
+
+
+def _swap_in(models_dir: Path, source: Path) -> None:
+    """Replace models/current by a copy of ``source`` (two renames; see `recover`)."""
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+    incoming = models_dir / f".incoming-{stamp}"
+    shutil.copytree(source, incoming)
+    current = models_dir / CURRENT
+    outgoing = models_dir / f".outgoing-{stamp}"
+    if current.exists():
+        current.rename(outgoing)
+    incoming.rename(current)
+    shutil.rmtree(outgoing, ignore_errors=True)
+
+
+def _unique_id(registry: Registry, wanted: str) -> str:
+    taken = {v.id for v in registry.versions}
+    candidate, n = wanted, 2
+    while candidate in taken:
+        candidate, n = f"{wanted}-{n}", n + 1
+    return candidate
+
+
+def install(
+    models_dir: Path, registry: Registry, candidate_dir: Path, version_id: str, *, data: Any, command: str,
+    metrics: dict[str, Any],
+) -> ModelVersion:
+    """Make ``candidate_dir`` the current model: keep the outgoing one, write meta.json, update the registry."""
+    models_dir = Path(models_dir)
+    version_id = _unique_id(registry, safe_version_id(version_id))
+    if registry.current is not None:
+        _store(models_dir, registry, registry.version(registry.current))
+    _swap_in(models_dir, Path(candidate_dir))
+    meta = read_meta(models_dir / CURRENT)
+    meta.update(version=version_id, data=data, train_command=command or meta.get("train_command", ""),
+                metrics={**(meta.get("metrics") or {}), **metrics})
+    write_atomic(models_dir / CURRENT / "meta.json", (json.dumps(meta, indent=1, ensure_ascii=False) + "\n").encode())
+    entry = ModelVersion(id=version_id, created=str(meta.get("created") or now()), data=data, command=meta["train_command"],
+                         metrics=meta["metrics"], path=CURRENT, sha256=weights_digest(models_dir / CURRENT))
+    registry.versions.append(entry)
+    registry.current = version_id
+    registry.history.append(version_id)
+    save(registry, models_dir)
+    return entry
+
+
+def promote_decision(comparison: Comparison, metric: str = DEFAULT_METRIC, min_gain: float = 0.0) -> Decision:
+    row = next(r for r in comparison.metrics if r.metric == metric) if metric in METRICS else None
+    if row is None:
+        raise ValueError(f"metric {metric!r} is not one of {', '.join(METRICS)}")
+    return decide(row.candidate, row.current, metric, min_gain)
+
+
+def rollback(models_dir: Path = MODELS_DIR) -> ModelVersion:
+    """Put the version that was current before this one back into ``current``; returns it."""
+    models_dir = Path(models_dir)
+    registry = load(models_dir)
+    if len(registry.history) < 2:
+        raise RegistryError("there is no earlier version to roll back to")
+    leaving = registry.version(registry.history[-1])
+    previous = registry.version(registry.history[-2])
+    source = models_dir / previous.path
+    if previous.path in ("", CURRENT) or not (source / "meta.json").is_file():
+        raise RegistryError(f"the files of version {previous.id} are missing ({source})")
+    _store(models_dir, registry, leaving)
+    _swap_in(models_dir, source)
+    registry.history.pop()
+    registry.current = previous.id
+    save(registry, models_dir)
+    return previous
+
+
+class PromoteResult(BaseModel):
+    decision: Decision
+    comparison: Comparison | None
+    version: ModelVersion | None  # the new current version when accepted
+
+
+HEADLINE = ("images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match")
+
+
+def _checkpoint_facts(checkpoint: Path) -> tuple[int, Any, str]:
+    """imgsz, training data and command of a training checkpoint (from its run folder when it has one)."""
+    import torch
+
+    ckpt = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    args = ckpt.get("train_args") or {}
+    settings = Path(checkpoint).parent.parent / "mjsnap_settings.json"
+    command = json.loads(settings.read_text()).get("command", "") if settings.is_file() else ""
+    return int(args.get("imgsz", 480)), args.get("data"), command
+
+
+def candidate_model_dir(candidate: Path, out: Path) -> Path:
+    """A model directory for ``candidate``: itself when it is one, else the exported training checkpoint."""
+    candidate = Path(candidate)
+    if candidate.is_dir():
+        read_meta(candidate)
+        return candidate
+    if candidate.suffix != ".pt" or not candidate.is_file():
+        raise RegistryError(f"{candidate} is neither a model directory (meta.json) nor a training checkpoint .pt")
+    from vision.export import export_model_dir
+
+    imgsz, data, command = _checkpoint_facts(candidate)
+    run = candidate.parent.parent.name
+    version = f"{run}-{datetime.now(timezone.utc).strftime('%Y%m%d%H%M')}"
+    return export_model_dir(candidate, out, imgsz=imgsz, version=version, train_command=command, data=data)
+
+
+def promote(
+    candidate: Path, data: Path, models_dir: Path = MODELS_DIR, *, metric: str = DEFAULT_METRIC,
+    min_gain: float = 0.0, split: str = "val", conf: float = 0.25, backend: str = "auto",
+    version: str | None = None, limit: int | None = None, plot_to: Path | None = None,
+) -> PromoteResult:
+    """Compare ``candidate`` with the current model on ``data`` and make it current only if it is better."""
+    import tempfile
+
+    from vision.compare import compare_models, plot
+
+    if metric not in METRICS:
+        raise ValueError(f"metric {metric!r} is not one of {', '.join(METRICS)}")
+    models_dir = Path(models_dir)
+    models_dir.mkdir(parents=True, exist_ok=True)
+    registry = load(models_dir)
+    with tempfile.TemporaryDirectory(prefix="mjsnap-candidate-") as tmp:
+        candidate_dir = candidate_model_dir(candidate, Path(tmp) / "candidate")
+        current_dir = models_dir / CURRENT
+        comparison = None
+        if (current_dir / "meta.json").is_file():
+            comparison = compare_models(current_dir, candidate_dir, data, split, conf, backend, limit)
+            if plot_to is not None:
+                plot(comparison, plot_to)
+            decision = promote_decision(comparison, metric, min_gain)
+            metrics = {comparison.data: {k: getattr(comparison.candidate, k) for k in HEADLINE}}
+        else:
+            decision, metrics = decide(0.0, None, metric, min_gain), {}
+        if not decision.accepted:
+            return PromoteResult(decision=decision, comparison=comparison, version=None)
+        meta = read_meta(candidate_dir)
+        entry = install(models_dir, registry, candidate_dir, version or str(meta.get("version") or "candidate"),
+                        data=meta.get("data"), command=str(meta.get("train_command") or ""), metrics=metrics)
+    return PromoteResult(decision=decision, comparison=comparison, version=entry)
