@@ -81,6 +81,7 @@ def _flat_photo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scene_module, "random_background",
                         lambda rng, h, w: ("magenta", np.broadcast_to(MAGENTA, (h, w, 3)).copy()))
     monkeypatch.setattr(scene_module, "photo_effects", lambda img, rng: np.clip(img, 0, 255).astype(np.uint8))
+    monkeypatch.setattr(scene_module, "FINGER_CHANCE", 0.0)
 
 
 def _tile_pixels(image: np.ndarray) -> np.ndarray:
@@ -130,6 +131,29 @@ def test_label_counts_and_classes_equal_the_hand(index: int) -> None:
         if t.role == "meld":
             meld = sample.hand.melds[t.meld]
             assert t.cls == BACK or t.cls in meld.tiles
+
+
+def test_tiles_under_a_finger_lose_their_label_or_the_covered_part(monkeypatch: pytest.MonkeyPatch) -> None:
+    masks: list[np.ndarray] = []
+    real = scene_module._add_fingers
+
+    def spy(img, rng, hand):
+        img, finger = real(img, rng, hand)
+        masks.append(finger)
+        return img, finger
+
+    monkeypatch.setattr(scene_module, "FINGER_CHANCE", 1.0)
+    monkeypatch.setattr(scene_module, "_add_fingers", spy)
+    dropped = 0
+    for index in range(6):
+        sample = make_sample(3, index, SMALL)
+        finger = masks[-1]
+        dropped += sample.scene["tiles_under_finger"]
+        for t in sample.tiles:
+            x1, y1, x2, y2 = (int(round(v)) for v in t.box)
+            # What is labelled is mostly tile: at most the corners of a box beside the finger lie under it.
+            assert finger[y1:y2, x1:x2].mean() < 0.5, t
+    assert dropped > 0
 
 
 def test_mostly_out_of_frame_tiles_get_no_label() -> None:

@@ -9,7 +9,7 @@ so the layout JSON can say which tiles form which meld.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -128,6 +128,9 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing:
     """Hand tiles only: the concealed row (flat, or standing toward the camera), the winning tile and the melds."""
     aspect = g.aspect
     gap = float(rng.uniform(0.0, 0.06)) if rng.random() < 0.8 else float(rng.uniform(0.06, 0.2))
+    wobble = rng.random() < 0.4  # tiles pushed into a row by hand are a little askew
+    if wobble:
+        gap = max(gap, 0.08)  # room for a 2-degree turn without touching the neighbour
     concealed = list(hand.concealed)
     if rng.random() < 0.15:  # not everyone sorts: move one run of tiles elsewhere
         i, j = sorted(rng.choice(len(concealed) + 1, size=2, replace=False))
@@ -143,6 +146,9 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing:
         win, right = _lay_group([(hand.win_tile, False, False, False)], right + wgap, aspect, g, gap, "win", None,
                                 standing and (not apart or rng.random() < 0.5))
         row += win
+    if wobble:
+        row = [replace(p, angle=float(np.clip(rng.normal(0, 1.0), -2, 2)), y=p.y + float(rng.normal(0, 0.03)))
+               for p in row]
     groups = [_meld_slots(m, rng) for m in hand.melds]
     mode = str(rng.choice(["left", "right", "above", "split"], p=[0.35, 0.25, 0.3, 0.1])) if groups else "none"
     group_gap = float(rng.uniform(0.3, 1.0))

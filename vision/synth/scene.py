@@ -24,6 +24,7 @@ from vision.synth.camera import CameraPose, apply, fit_to_image, plane_to_camera
 from vision.synth.effects import photo_effects
 from vision.synth.faces import FaceSet, pick_face_set
 from vision.synth.hands import HandSpec, random_hand
+from vision.synth.occluders import finger_shadow, random_fingers
 from vision.synth.layout import Geometry, Placement, add_extras, footprint, layout_hand
 from vision.synth.tile import TileLook, random_look, render_standing, render_tile
 
@@ -31,6 +32,7 @@ MIN_VISIBLE = 0.6
 MIN_SIDE_PX = 4.0
 MIN_UNCOVERED = 0.5  # share of a tile's drawn pixels that other tiles may not cover for it to be labelled
 FULLY_UNCOVERED = 0.98
+FINGER_CHANCE = 0.12
 MAX_PLANE_PIXELS = 5_000_000
 SHADOW_SCALE = 4
 
@@ -108,16 +110,29 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     bg_kind, bg = random_background(rng, H, W)
     img = layer[..., :3] + bg * (1.0 - layer[..., 3:4])
+
+    # What of each tile the camera sees, as an outline in photo pixels (None: covered by other tiles).
+    outlines: list[np.ndarray | None] = []
+    for i, poly in enumerate(_drawn_polys(placements, geom, scale, to_plane)):
+        seen = _uncovered_outline(owner, i, poly, drawn[i])
+        outlines.append(None if seen is None else apply(h_pix, seen))
+    fingered = 0
+    if rng.random() < FINGER_CHANCE:
+        img, finger = _add_fingers(img, rng, [o for o, p in zip(outlines, placements) if o is not None
+                                               and p.role in ("concealed", "win", "meld")])
+        if finger is not None:
+            before = [o is not None for o in outlines]
+            outlines = [None if o is None else _uncovered_by_finger(o, finger) for o in outlines]
+            fingered = sum(b and o is None for b, o in zip(before, outlines))
     image = photo_effects(img, rng)
 
     tiles: list[LabelledTile] = []
     covered = 0
-    for i, (p, poly) in enumerate(zip(placements, _drawn_polys(placements, geom, scale, to_plane))):
-        seen = _uncovered_outline(owner, i, poly, drawn[i])
-        if seen is None:
+    for p, outline in zip(placements, outlines):
+        if outline is None:
             covered += 1
             continue
-        box = _visible_box(apply(h_pix, seen), W, H)
+        box = _visible_box(outline, W, H)
         if box is not None:
             tiles.append(LabelledTile(p.label, box, p.role, p.meld, p.sideways, p.face_down))
     hand_tiles = sum(p.role in ("concealed", "win", "meld") for p in placements)
@@ -125,7 +140,7 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
         "style": faces.name, "background": bg_kind, "shape": hand.shape, "tilt": round(pose.tilt, 1),
         "yaw": round(pose.yaw, 1), "roll": round(pose.roll, 1), "tile_px": round(_tile_px(tiles), 1),
         "tiles_drawn": len(placements), "tiles_labelled": len(tiles), "tiles_covered": covered,
-        "standing_row": standing,
+        "standing_row": standing, "tiles_under_finger": fingered,
         "hand_tiles_labelled": sum(t.role in ("concealed", "win", "meld") for t in tiles) == hand_tiles,
     }
     return Sample(image, tiles, hand, scene)
@@ -292,6 +307,42 @@ def _uncovered_outline(owner: np.ndarray, index: int, poly: np.ndarray, drawn: i
         return None
     ys, xs = np.nonzero(mine)
     # Pixel corners, not centres, so the outline covers whole pixels like the sprite corners do.
+    pts = (np.concatenate([np.c_[xs, ys], np.c_[xs + 1, ys + 1]]) + [x0, y0]).astype(np.float32)
+    return cv2.convexHull(pts).reshape(-1, 2).astype(np.float64)
+
+
+def _add_fingers(img: np.ndarray, rng: np.random.Generator, hand: list[np.ndarray]):
+    """Fingers reaching toward the hand, with their shadow; returns (image, finger mask or None)."""
+    if not hand:
+        return img, None
+    H, W = img.shape[:2]
+    centres = np.array([o.mean(axis=0) for o in hand])
+    tile_px = float(np.median([min(np.ptp(o[:, 0]), np.ptp(o[:, 1])) for o in hand]))
+    colour, alpha = random_fingers(rng, W, H, centres, max(tile_px, 4.0))
+    img = img * finger_shadow(alpha, rng, tile_px)[..., None]
+    return colour + img * (1.0 - alpha[..., None]), alpha > 0.5
+
+
+def _uncovered_by_finger(outline: np.ndarray, finger: np.ndarray) -> np.ndarray | None:
+    """The outline of what a finger leaves visible of a tile (photo pixels); None when it covers half or more."""
+    H, W = finger.shape
+    x0, y0 = np.maximum(np.floor(outline.min(0)).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(outline.max(0)).astype(int) + 1, [W, H])
+    if x0 >= x1 or y0 >= y1:
+        return outline
+    over = finger[y0:y1, x0:x1]
+    if not over.any():
+        return outline
+    mine = np.zeros(over.shape, np.uint8)
+    cv2.fillConvexPoly(mine, np.round(outline - [x0, y0]).astype(np.int32), 1)
+    area = int(mine.sum())
+    seen = mine.astype(bool) & ~over
+    n_seen = int(seen.sum())
+    if area == 0 or n_seen >= FULLY_UNCOVERED * area:
+        return outline
+    if n_seen < MIN_UNCOVERED * area:
+        return None
+    ys, xs = np.nonzero(seen)
     pts = (np.concatenate([np.c_[xs, ys], np.c_[xs + 1, ys + 1]]) + [x0, y0]).astype(np.float32)
     return cv2.convexHull(pts).reshape(-1, 2).astype(np.float64)
 
