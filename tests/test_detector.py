@@ -91,6 +91,11 @@ def test_decode_is_class_wise_and_converts_centres_to_corners() -> None:
     np.testing.assert_allclose(boxes, [[40, 35, 60, 65], [41, 35, 61, 65]])
 
 
+def test_decode_with_nothing_above_the_threshold_is_empty() -> None:
+    boxes, confidence, class_id = decode(head_output([((50, 50, 20, 30), 3, 0.1)]), conf=0.25, iou=0.5)
+    assert boxes.shape == (0, 4) and len(confidence) == 0 and len(class_id) == 0
+
+
 def test_decode_limits_the_number_of_detections() -> None:
     output = head_output([((10 + 30 * i, 10, 20, 20), i % 36, 0.5 + i / 1000) for i in range(50)])
     boxes, confidence, _ = decode(output, conf=0.25, iou=0.5, max_detections=7)

@@ -152,7 +152,7 @@ def _ultralytics_network(model_dir: Path) -> Network:
     except ImportError as exc:
         raise ModelNotFoundError(f"the ultralytics backend needs the train extra (pip install -e .[train]): {exc}") from None
     torch.set_num_threads(_THREADS)
-    model = YOLO(str(path)).model.fuse(verbose=False).eval().float()
+    model = YOLO(str(path)).model.float().fuse(verbose=False).eval()  # shipped weights are FP16
 
     def run(tensor: np.ndarray) -> np.ndarray:
         with torch.inference_mode():

@@ -1,0 +1,156 @@
+"""Detector latency on this CPU: per backend at the model's imgsz, and a 12 MP JPEG end to end (decode included).
+
+    .venv/bin/python benchmarks/latency.py [--model models/current] [--repeats 30]
+
+Writes benchmarks/results/latency.json and latency.md. The photo is a synthetic hand (vision.synth) so the numbers
+do not depend on ../shared. The machine may be shared with training: the load average is recorded with the figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import cv2
+import numpy as np
+from PIL import Image
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from mjsnap.paths import MODELS_DIR  # noqa: E402
+from vision.detector import TileDetector, available_backends, letterbox, to_tensor  # noqa: E402
+from vision.imageio import read_image  # noqa: E402
+from vision.synth.scene import make_sample  # noqa: E402
+
+TWELVE_MP = (4032, 3024)
+ORIENTATION_TAG = 0x0112
+
+
+def timed(function, repeats: int) -> dict[str, float]:
+    function()  # warm-up: first calls allocate and compile
+    samples = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        function()
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return {
+        "median_ms": round(statistics.median(samples), 2),
+        "p90_ms": round(samples[int(0.9 * (len(samples) - 1))], 2),
+        "min_ms": round(samples[0], 2),
+    }
+
+
+def photo_12mp(seed: int) -> tuple[np.ndarray, bytes]:
+    """A synthetic hand enlarged to 12 MP, written as a phone would: portrait scene stored sideways + EXIF 6."""
+    scene = make_sample(seed, 0).image
+    width, height = TWELVE_MP
+    portrait = cv2.resize(scene, (height, width) if scene.shape[0] > scene.shape[1] else (width, height),
+                          interpolation=cv2.INTER_CUBIC)
+    exif = Image.Exif()
+    exif[ORIENTATION_TAG] = 6
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(np.rot90(portrait, 1))).save(buffer, "JPEG", quality=92, exif=exif.tobytes())
+    return scene, buffer.getvalue()
+
+
+def openvino_bf16_network(model_dir: Path):
+    """OpenVINO at its default precision on CPUs with AVX512-BF16 (bf16), for comparison with the f32 we ship."""
+    import openvino as ov
+
+    xml = sorted((model_dir / "model_openvino").glob("*.xml"))[0]
+    compiled = ov.Core().compile_model(
+        xml, "CPU", {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": os.cpu_count() or 1,
+                     "INFERENCE_PRECISION_HINT": "bf16"}
+    )
+    request = compiled.create_infer_request()
+    return lambda tensor: request.infer({0: tensor})
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", type=Path, default=MODELS_DIR / "current")
+    parser.add_argument("--repeats", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    args = parser.parse_args()
+
+    scene, jpeg = photo_12mp(args.seed)
+    load_before = os.getloadavg()
+    rows = []
+    for backend in available_backends(args.model):
+        detector = TileDetector(args.model, backend=backend)
+        at_imgsz = cv2.resize(scene, (detector.imgsz, detector.imgsz * scene.shape[0] // scene.shape[1]))
+        tensor = to_tensor(letterbox(at_imgsz, detector.imgsz)[0])
+        row = {
+            "backend": backend,
+            "imgsz": detector.imgsz,
+            "network": timed(lambda: detector.raw_output(tensor), args.repeats),
+            "detect_at_imgsz": timed(lambda: detector.detect(at_imgsz), args.repeats),
+            "jpeg_12mp_end_to_end": timed(lambda: detector.detect(read_image(jpeg)), max(args.repeats // 3, 5)),
+            "detections_on_12mp": len(detector.detect(read_image(jpeg))),
+        }
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+        if backend == "openvino":
+            bf16 = openvino_bf16_network(args.model)
+            rows.append({"backend": "openvino-bf16 (not used)", "imgsz": detector.imgsz,
+                         "network": timed(lambda: bf16(tensor), args.repeats)})
+            print(json.dumps(rows[-1]), flush=True)
+    decode_only = timed(lambda: read_image(jpeg), max(args.repeats // 3, 5))
+
+    meta = json.loads((args.model / "meta.json").read_text(encoding="utf-8"))
+    result = {
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "model": str(args.model),
+        "model_version": meta.get("version"),
+        "cpu": platform.processor() or platform.machine(),
+        "cpu_count": os.cpu_count(),
+        "load_average_before_after": [round(load_before[0], 2), round(os.getloadavg()[0], 2)],
+        "repeats": args.repeats,
+        "jpeg_12mp_bytes": len(jpeg),
+        "jpeg_12mp_decode_only": decode_only,
+        "backends": rows,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "latency.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    (args.out / "latency.md").write_text(markdown(result), encoding="utf-8")
+    print(markdown(result))
+
+
+def markdown(result: dict) -> str:
+    lines = [
+        f"# Detector latency ({result['created']})",
+        "",
+        f"Model `{result['model']}` version {result['model_version']}; {result['cpu_count']} CPU cores; "
+        f"load average before/after {result['load_average_before_after']} (the machine may be shared). "
+        f"Medians of {result['repeats']} runs, p90 in brackets.",
+        "",
+        "| backend | imgsz | network ms | detect at imgsz ms | 12 MP JPEG end to end ms |",
+        "|---|---|---|---|---|",
+    ]
+    for row in result["backends"]:
+        cells = [row.get(key) for key in ("network", "detect_at_imgsz", "jpeg_12mp_end_to_end")]
+        text = [f"{c['median_ms']} ({c['p90_ms']})" if c else "-" for c in cells]
+        lines.append(f"| {row['backend']} | {row['imgsz']} | " + " | ".join(text) + " |")
+    decode = result["jpeg_12mp_decode_only"]
+    lines += [
+        "",
+        f"Decoding the 12 MP JPEG alone (EXIF rotation, reduced to the working size): {decode['median_ms']} ms "
+        f"({decode['p90_ms']}).",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()
