@@ -114,6 +114,7 @@ class _Reader:
 
     # --- 补杠 shown with the fourth tile lying on the claimed one ---------------------------------------------
     def _attach_stacked(self, groups: list[Group]) -> list[Group]:
+        """A lone tile of a pung's kind lying right beside it across the row (on its claimed tile) makes it a 补杠."""
         lone = [g for g in groups if len(g.members) == 1]
         used: set[int] = set()
         for group in groups:
@@ -122,13 +123,13 @@ class _Reader:
                 kinds = {int(self.classes[m]) for m in members}
                 if stop - start != 3 or len(kinds) != 1:
                     continue
-                turned = [m for m in members if self.lay.sideways[m]]
                 for single in lone:
                     s = single.members[0]
-                    if id(single) in used or int(self.classes[s]) not in kinds or not turned:
+                    if id(single) in used or int(self.classes[s]) not in kinds:
                         continue
-                    near = min(np.hypot(*(self.centers[s] - self.centers[t])) for t in turned)
-                    if near <= _STACKED * self.lay.size[s]:
+                    off, _ = self._line_offset(s, group)
+                    near = min(np.hypot(*(self.centers[s] - self.centers[t])) for t in members)
+                    if off > _IN_LINE / 2 and near <= _STACKED * self.lay.size[s]:
                         group.stacked[start] = s
                         used.add(id(single))
                         break
