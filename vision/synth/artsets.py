@@ -47,11 +47,12 @@ def _fluffy(root: Path, folder: str, face: tuple[int, int, int]) -> Faces:
             continue
         if cls == CLASS_NAMES.index("back"):
             continue  # the renderer draws backs in the tile's own back colour
-        img = Image.open(path)
-        # The art leaves a margin for the body; crop to the face area so it fills the face like the other sets.
+        img = Image.open(path).convert("RGBA")
+        # The art runs to the canvas edge (the body is a separate layer): give it the margin a printed face has.
         w, h = img.size
-        faces.setdefault(cls, []).append(_fit(img.crop((int(0.06 * w), int(0.05 * h), int(0.94 * w),
-                                                          int(0.95 * h))), face))
+        padded = Image.new("RGBA", (int(w * 1.16), int(h * 1.12)), (0, 0, 0, 0))
+        padded.paste(img, ((padded.width - w) // 2, (padded.height - h) // 2))
+        faces.setdefault(cls, []).append(_fit(padded, face))
     return faces
 
 
