@@ -32,7 +32,11 @@ def save_current() -> None:
         saved = LabelDataset(labels_dir()).save(
             f"app_{photo.photo_id}",
             reading.pixels,
-            [LabelBox(cls, (x1 / sx, y1 / sy, x2 / sx, y2 / sy)) for cls, (x1, y1, x2, y2) in boxes],
+            [
+                LabelBox(cls, (x1 / sx, y1 / sy, x2 / sx, y2 / sy))
+                for cls, (x1, y1, x2, y2) in boxes
+                if x2 > x1 and y2 > y1  # a box squashed flat at the photo's edge shows no tile
+            ],
             split="review" if needs_review else "train",
         )
     except (LabelError, OSError) as exc:

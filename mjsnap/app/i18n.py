@@ -34,8 +34,8 @@ STRINGS: dict[str, tuple[str, str]] = {
         "没有找到识别模型（{detail}）。可以手动输入牌。",
         "No recognition model found ({detail}). You can type the tiles instead.",
     ),
-    "timings": ("识别 {total} ms（读图 {decode}，检测 {detect}，整理 {read}）· 模型 {model}",
-                "Read in {total} ms (decode {decode}, detect {detect}, arrange {read}) · model {model}"),
+    "timings": ("识别 {total} ms（读图 {decode}，检测 {detect}，整理 {read}）· 模型 {version}",
+                "Read in {total} ms (decode {decode}, detect {detect}, arrange {read}) · model {version}"),
     "photo_caption": ("{n} 张牌被识别；红框 = 把握低，请核对", "{n} tiles found; red = low confidence, please check"),
     # hand view
     "hand_header": ("2 · 核对手牌（点一张牌来修改）", "2 · Check the hand (tap a tile to fix it)"),

@@ -40,7 +40,7 @@ def _photo_panel(t) -> None:
     image = draw_detections(reading.pixels, reading.to_original, draft.tiles)
     st.image(image, caption=t("photo_caption", n=sum(t_.box is not None for t_ in draft.tiles)), width="stretch")
     ms = {k: f"{v:.0f}" for k, v in reading.ms.items()}
-    st.caption(t("timings", model=reading.model_version, **ms))
+    st.caption(t("timings", version=reading.model_version, **ms))
 
 
 def show(t, lang: str) -> None:

@@ -1,0 +1,135 @@
+"""Photo flows through AppTest with the shipped model: sample/upload -> detections -> hand -> correction -> label,
+the formats phones send (JPEG with EXIF rotation, PNG, WebP, HEIC), and a missing model. The model's accuracy is
+measured in benchmarks/, not here: these tests only rely on what the app does with whatever it reads."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from mjsnap.app.recognize import model_dir  # noqa: E402
+from mjsnap.labels import DATA_YAML, LabelDataset  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+APP = str(ROOT / "app.py")
+SAMPLE = ROOT / "mjsnap" / "app" / "samples" / "plain_win.jpg"
+
+
+@pytest.fixture
+def labels(tmp_path, monkeypatch) -> Path:
+    path = tmp_path / "labels"
+    monkeypatch.setenv("MJSNAP_LABELS_DIR", str(path))
+    return path
+
+
+@pytest.fixture
+def model() -> Path:
+    path = model_dir()
+    if not (path / "meta.json").is_file():
+        pytest.skip(f"no model at {path} (the shipped model in models/current, or MJSNAP_MODEL_DIR)")
+    return path
+
+
+def run(at: AppTest) -> AppTest:
+    at.run()
+    assert not at.exception, at.exception
+    return at
+
+
+def upload(data: bytes, name: str, mime: str) -> AppTest:
+    at = run(AppTest.from_file(APP, default_timeout=120))
+    at.file_uploader(key="uploader").set_value((name, data, mime))
+    return run(at)
+
+
+def assert_read(at: AppTest) -> None:
+    """The photo went through: no error, the photo with boxes, the timings, the hand panel and a result."""
+    assert not at.error or "不能胡" in at.error[0].value or "不完整" in at.error[0].value, at.error[0].value
+    reading = at.session_state["reading"]
+    assert reading is not None
+    assert any("识别" in c.value and "ms" in c.value for c in at.caption)
+    assert "2 · 核对手牌（点一张牌来修改）" in [s.value for s in at.subheader]
+    assert "4 · 结果" in [s.value for s in at.subheader] or any("听牌" in s.value for s in at.subheader)
+
+
+def test_sample_photo_flow(model, labels):
+    at = run(AppTest.from_file(APP, default_timeout=120))
+    at.selectbox(key="sample_choice").set_value("plain_win.jpg")
+    at.button(key="use_sample").click()
+    run(at)
+    assert_read(at)
+    assert at.session_state["photo"].source == "sample"
+    assert not labels.exists()  # nothing is saved until a person corrects something
+
+
+def test_upload_correct_and_the_label_is_saved(model, labels):
+    at = upload(SAMPLE.read_bytes(), "IMG_0001.JPG", "image/jpeg")
+    assert_read(at)
+    draft = at.session_state["draft"]
+    boxed = [t for t in draft.tiles if t.box is not None and t.box[2] > t.box[0] and t.box[3] > t.box[1]]
+    assert boxed, "the model found no tile in the sample photo"
+    first = draft.tiles.index(boxed[0])
+    new_kind = 33 if boxed[0].kind != 33 else 27
+    at.button(key=f"tile-{first}").click()
+    run(at)
+    at.button(key=f"pick-{new_kind}").click()
+    run(at)
+    photo_id = at.session_state["photo"].photo_id
+    dataset = LabelDataset(labels)
+    assert (labels / DATA_YAML).is_file()
+    assert dataset.find(f"app_{photo_id}") == "train"
+    saved = dataset.load(f"app_{photo_id}", "train")
+    assert len(saved) == len(boxed)
+    assert new_kind in [b.cls for b in saved]
+    assert any("已保存为训练标注" in c.value for c in at.caption)
+    # a tile the photo missed has no box: the label moves to review until a person draws it
+    at.button(key="add-tile").click()
+    run(at)
+    at.button(key="pick-0").click()
+    run(at)
+    assert dataset.find(f"app_{photo_id}") == "review"
+
+
+def _jpeg_rotated(data: bytes) -> bytes:
+    """The sample stored sideways with EXIF orientation 6, as phones write portrait photos."""
+    image = Image.open(io.BytesIO(data))
+    stored = image.transpose(Image.Transpose.ROTATE_90)  # what the sensor wrote
+    exif = Image.Exif()
+    exif[0x0112] = 6
+    out = io.BytesIO()
+    stored.save(out, format="JPEG", quality=90, exif=exif)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("fmt", ["png", "webp", "heic", "exif-jpeg"])
+def test_phone_formats_are_read_upright(model, labels, fmt):
+    original = Image.open(SAMPLE)
+    if fmt == "exif-jpeg":
+        data, mime, name = _jpeg_rotated(SAMPLE.read_bytes()), "image/jpeg", "portrait.jpg"
+    else:
+        if fmt == "heic":
+            pillow_heif = pytest.importorskip("pillow_heif")
+            pillow_heif.register_heif_opener()
+        out = io.BytesIO()
+        try:
+            original.save(out, format="HEIF" if fmt == "heic" else fmt.upper())
+        except (KeyError, OSError, ValueError) as exc:
+            pytest.skip(f"cannot write {fmt} on this machine: {exc}")
+        data, mime, name = out.getvalue(), f"image/{fmt}", f"photo.{fmt}"
+    at = upload(data, name, mime)
+    assert_read(at)
+    reading = at.session_state["reading"]
+    assert (reading.width, reading.height) == original.size  # upright, full resolution
+
+
+def test_missing_model_is_a_clear_error(labels, tmp_path, monkeypatch):
+    monkeypatch.setenv("MJSNAP_MODEL_DIR", str(tmp_path / "no-model"))
+    at = upload(SAMPLE.read_bytes(), "IMG_0002.JPG", "image/jpeg")
+    assert "没有找到识别模型" in at.error[0].value
+    assert "no-model" in at.error[0].value
