@@ -158,7 +158,8 @@ def decide(candidate: float, current: float | None, metric: str = DEFAULT_METRIC
     if current is None:
         return Decision(accepted=True, metric=metric, current=None, candidate=candidate,
                         reason="there is no current model")
-    gain = (candidate - current) if METRICS[metric] else (current - candidate)
+    # rounded: metrics carry 4 decimals, and 0.75 - 0.70 must not come out as a gain of 0.05000000000000004
+    gain = round((candidate - current) if METRICS[metric] else (current - candidate), 9)
     accepted = gain > min_gain
     word = "better" if accepted else "not better"
     return Decision(accepted=accepted, metric=metric, current=current, candidate=candidate,

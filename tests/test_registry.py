@@ -1,0 +1,191 @@
+"""Model registry: the promotion decision, promote/rollback of model directories, kept versions, crash recovery.
+The models here are stand-in directories (meta.json + model.pt bytes); metrics are injected. The real models and
+metrics run in test_retrain_loop.py."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from scoring.tiles import CLASS_NAMES
+from vision import compare, registry
+from vision.evaluate import ClassMetrics, Confusion, EvalReport
+
+runner = CliRunner()
+
+
+def model_dir(path: Path, version: str, weights: bytes) -> Path:
+    path.mkdir(parents=True, exist_ok=True)
+    (path / "model.pt").write_bytes(weights)
+    meta = {"version": version, "classes": list(CLASS_NAMES), "imgsz": 64, "created": "2026-01-01T00:00:00+00:00",
+            "train_command": f"mjsnap train --name {version}", "data": f"data-of-{version}", "metrics": {}}
+    (path / "meta.json").write_text(json.dumps(meta))
+    return path
+
+
+def report(map50: float, errors: int = 3, recall_1m: float = 0.5) -> EvalReport:
+    return EvalReport(
+        model="m", data="val.yaml:val", images=4, true_tiles=12, conf=0.25, map50=map50, map50_95=map50 / 2,
+        tile_accuracy=0.5, tile_errors=errors, missed=errors, misclassified=0, extra=0, exact_match=0.25,
+        ms_per_image=1.0, per_class=[ClassMetrics(name="1m", true_tiles=4, ap50=map50, recall=recall_1m)],
+        top_confusions=[Confusion(true="1m", predicted="2m", count=errors)],
+    )
+
+
+@pytest.mark.parametrize(
+    "candidate, current, metric, min_gain, accepted",
+    [
+        (0.80, 0.70, "map50", 0.0, True),
+        (0.70, 0.80, "map50", 0.0, False),
+        (0.70, 0.70, "map50", 0.0, False),  # equal is not better: the current model stays
+        (0.75, 0.70, "map50", 0.05, False),  # not by more than the required gain (0.05 is not > 0.05)
+        (0.76, 0.70, "map50", 0.05, True),
+        (2, 5, "tile_errors", 0.0, True),  # fewer errors is better
+        (5, 2, "tile_errors", 0.0, False),
+        (0.1, None, "map50", 0.0, True),  # nothing to beat
+    ],
+)
+def test_decide(candidate, current, metric, min_gain, accepted):
+    assert registry.decide(candidate, current, metric, min_gain).accepted is accepted
+
+
+def test_decide_refuses_unknown_metric():
+    with pytest.raises(ValueError, match="not one of"):
+        registry.decide(0.5, 0.4, "accuracy")
+
+
+def test_comparison_tables_and_decision():
+    table = compare.build_comparison(report(0.6, errors=5, recall_1m=0.25), report(0.9, errors=1, recall_1m=1.0))
+    rows = {r.metric: r for r in table.metrics}
+    assert rows["map50"].better == "candidate" and rows["tile_errors"].better == "candidate"
+    assert rows["tile_accuracy"].better == "same"
+    assert table.per_class[0].current_recall == 0.25 and table.per_class[0].candidate_recall == 1.0
+    assert [(c.true, c.predicted, c.current, c.candidate) for c in table.confusions] == [("1m", "2m", 5, 1)]
+    assert registry.promote_decision(table).accepted
+    assert not registry.promote_decision(compare.build_comparison(report(0.9), report(0.6))).accepted
+
+
+def test_comparison_refuses_reports_on_different_data():
+    other = report(0.9).model_copy(update={"images": 5})
+    with pytest.raises(ValueError, match="not on the same data"):
+        compare.build_comparison(report(0.6), other)
+
+
+def test_plot_writes_a_png(tmp_path):
+    out = compare.plot(compare.build_comparison(report(0.6), report(0.9)), tmp_path / "c.png")
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_registry_lists_the_shipped_model_without_copying_it(tmp_path):
+    model_dir(tmp_path / "current", "v1", b"weights-1")
+    reg = registry.load(tmp_path)
+    assert reg.current == "v1" and reg.history == ["v1"] and reg.versions[0].path == "current"
+    assert reg.versions[0].command == "mjsnap train --name v1" and not (tmp_path / "versions").exists()
+
+
+def test_install_keeps_previous_and_rollback_restores_it(tmp_path):
+    model_dir(tmp_path / "current", "v1", b"weights-1")
+    reg = registry.load(tmp_path)
+    entry = registry.install(tmp_path, reg, model_dir(tmp_path / "cand2", "v2", b"weights-2"), "v2",
+                             data="club photos", command="mjsnap train --base models/current",
+                             metrics={"val": {"map50": 0.9}})
+    assert entry.id == "v2" and (tmp_path / "current" / "model.pt").read_bytes() == b"weights-2"
+    assert (tmp_path / "versions" / "v1" / "model.pt").read_bytes() == b"weights-1"
+    meta = json.loads((tmp_path / "current" / "meta.json").read_text())
+    assert meta["version"] == "v2" and meta["metrics"]["val"]["map50"] == 0.9
+    saved = json.loads((tmp_path / "registry.json").read_text())
+    assert saved["current"] == "v2" and [v["id"] for v in saved["versions"]] == ["v1", "v2"]
+    assert saved["versions"][1]["data"] == "club photos"
+
+    back = registry.rollback(tmp_path)
+    assert back.id == "v1" and (tmp_path / "current" / "model.pt").read_bytes() == b"weights-1"
+    assert (tmp_path / "versions" / "v2" / "model.pt").read_bytes() == b"weights-2"  # kept: can come back
+    assert registry.load(tmp_path).current == "v1"
+    with pytest.raises(registry.RegistryError, match="no earlier version"):
+        registry.rollback(tmp_path)
+
+
+def test_identical_weights_are_stored_once(tmp_path):
+    model_dir(tmp_path / "current", "v1", b"weights-1")
+    reg = registry.load(tmp_path)
+    registry.install(tmp_path, reg, model_dir(tmp_path / "c2", "v2", b"weights-2"), "v2", data=None, command="",
+                     metrics={})
+    registry.rollback(tmp_path)  # v1 current again; its copy in versions/v1 is reused, not copied twice
+    reg = registry.load(tmp_path)
+    registry.install(tmp_path, reg, model_dir(tmp_path / "c3", "v3", b"weights-3"), "v3", data=None, command="",
+                     metrics={})
+    assert sorted(p.name for p in (tmp_path / "versions").iterdir()) == ["v1", "v2"]
+    assert registry.load(tmp_path).version("v1").path == "versions/v1"
+
+
+def test_a_model_exported_outside_the_registry_becomes_a_new_version(tmp_path):
+    model_dir(tmp_path / "current", "v1", b"weights-1")
+    registry.save(registry.load(tmp_path), tmp_path)
+    model_dir(tmp_path / "current", "v1", b"retrained")  # `mjsnap export` over models/current, same version name
+    reg = registry.load(tmp_path)
+    assert reg.current == "v1-2" and reg.version("v1").path == ""  # its files are gone
+    with pytest.raises(registry.RegistryError, match="missing"):
+        registry.rollback(tmp_path)
+
+
+def test_interrupted_swap_is_recovered(tmp_path):
+    model_dir(tmp_path / ".outgoing-20260101T000000", "v1", b"weights-1")  # crash between the two renames
+    model_dir(tmp_path / ".incoming-20260101T000000", "v2", b"weights-2")
+    reg = registry.load(tmp_path)
+    assert reg.current == "v1" and (tmp_path / "current" / "model.pt").read_bytes() == b"weights-1"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["current"]
+
+
+@pytest.mark.parametrize("text, ok", [("v2", True), ("club run #3", True), ("..", False), ("", False)])
+def test_version_ids_are_folder_names(text, ok):
+    if ok:
+        assert "/" not in registry.safe_version_id(text) and " " not in registry.safe_version_id(text)
+    else:
+        with pytest.raises(registry.RegistryError):
+            registry.safe_version_id(text)
+
+
+@pytest.fixture
+def injected(monkeypatch):
+    """compare_models returns the reports the test sets: the promotion logic without running models."""
+    reports = {}
+
+    def fake_compare(current, candidate, data, split="val", conf=0.25, backend="auto", limit=None):
+        return compare.build_comparison(reports["current"], reports["candidate"])
+
+    monkeypatch.setattr(compare, "compare_models", fake_compare)
+    return reports
+
+
+def test_promote_refuses_worse_and_accepts_better(tmp_path, injected):
+    from mjsnap.cli import app
+
+    model_dir(tmp_path / "models" / "current", "v1", b"weights-1")
+    candidate = model_dir(tmp_path / "cand", "v2", b"weights-2")
+    injected.update(current=report(0.8), candidate=report(0.7))
+    args = ["promote", str(candidate), "--data", "val.yaml", "--models-dir", str(tmp_path / "models")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 1 and "NOT promoted" in result.output
+    assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"
+
+    injected.update(candidate=report(0.85))
+    result = runner.invoke(app, [*args, "--plot", str(tmp_path / "cmp.png")])
+    assert result.exit_code == 0 and "promoted v2" in result.output, result.output
+    assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-2"
+    assert (tmp_path / "cmp.png").is_file()
+    meta = json.loads((tmp_path / "models" / "current" / "meta.json").read_text())
+    assert meta["metrics"]["val.yaml:val"]["map50"] == 0.85 and meta["data"] == "data-of-v2"
+
+    result = runner.invoke(app, ["models", "--models-dir", str(tmp_path / "models")])
+    assert result.exit_code == 0 and "* v2" in result.output and "versions/v1" in result.output
+    result = runner.invoke(app, ["rollback", "--models-dir", str(tmp_path / "models")])
+    assert result.exit_code == 0 and "now v1" in result.output
+    assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"
+
+
+def test_promote_into_an_empty_models_folder(tmp_path, injected):
+    result = registry.promote(model_dir(tmp_path / "cand", "first", b"w"), Path("val.yaml"), tmp_path / "models")
+    assert result.decision.accepted and result.comparison is None and result.version.id == "first"
