@@ -50,7 +50,7 @@ def test_dataset_layout_and_json_match_the_txt_labels(tmp_path: Path) -> None:
         lines = [line.split() for line in label.read_text().splitlines()]
         assert len(lines) == len(layout["tiles"]) > 0
         W, H = layout["width"], layout["height"]
-        for line, tile in zip(lines, layout["tiles"]):
+        for line, tile in zip(lines, layout["tiles"], strict=True):
             cls, cx, cy, w, h = int(line[0]), *map(float, line[1:])
             assert CLASS_NAMES[cls] == tile["cls"]
             x1, y1, x2, y2 = tile["box"]

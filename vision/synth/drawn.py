@@ -162,11 +162,12 @@ def _glyph(draw: ImageDraw.ImageDraw, char: str, box: tuple[float, float, float,
            colour: RGB) -> None:
     """Draw `char` as large as fits in `box` (by its inked bounds), centred."""
     name = font_for(font, char)
-    l, t, r, b = _ink_bbox(name, char)
+    left, top, right, bottom = _ink_bbox(name, char)
     x1, y1, x2, y2 = box
-    scale = min((x2 - x1) / (r - l), (y2 - y1) / (b - t))
+    scale = min((x2 - x1) / (right - left), (y2 - y1) / (bottom - top))
     f = load_font(name, max(int(_REF_SIZE * scale), 6))
-    draw.text(((x1 + x2) / 2 - (l + r) / 2 * scale, (y1 + y2) / 2 - (t + b) / 2 * scale), char, font=f, fill=colour)
+    draw.text(((x1 + x2) / 2 - (left + right) / 2 * scale, (y1 + y2) / 2 - (top + bottom) / 2 * scale), char,
+              font=f, fill=colour)
 
 
 _REF_SIZE = 200

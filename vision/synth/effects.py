@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
-
-
-from functools import lru_cache
 
 LOW = 8  # smooth fields are computed at 1/LOW size and enlarged
 

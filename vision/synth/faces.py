@@ -14,6 +14,7 @@ import numpy as np
 from scoring.tiles import FLOWER
 from vision.synth.artsets import Faces, art_style_names, load_art_style
 from vision.synth.drawn import Scheme, draw_face, scheme_pool
+from vision.synth.tile import border_colour
 
 
 @dataclass(frozen=True)
@@ -36,8 +37,7 @@ class FaceSet:
 def _reink(face: np.ndarray, ink: np.ndarray) -> np.ndarray:
     """Recolour the ink (what differs from the face colour) and leave the face colour as it is: another printing
     of the same set, or ink faded by years of play."""
-    edge = np.concatenate([face[:2].reshape(-1, 3), face[-2:].reshape(-1, 3)])
-    base = np.median(edge, axis=0).astype(np.float32)
+    base = np.array(border_colour(face), np.float32)
     out = base + (face.astype(np.float32) - base) @ ink.T
     return np.clip(out, 0, 255).astype(np.uint8)
 

@@ -24,9 +24,9 @@ from vision.synth.camera import CameraPose, apply, fit_to_image, plane_to_camera
 from vision.synth.effects import photo_effects
 from vision.synth.faces import FaceSet, pick_face_set
 from vision.synth.hands import HandSpec, random_hand
-from vision.synth.occluders import finger_shadow, random_fingers
 from vision.synth.layout import Geometry, Placement, add_extras, footprint, layout_hand
-from vision.synth.tile import TileLook, random_look, render_standing, render_tile
+from vision.synth.occluders import finger_shadow, random_fingers
+from vision.synth.tile import TileLook, border_colour, random_look, render_standing, render_tile
 
 MIN_VISIBLE = 0.6
 MIN_SIDE_PX = 4.0
@@ -78,13 +78,14 @@ class Sample:
     scene: dict = field(default_factory=dict)
 
 
-def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -> Sample:
+def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> Sample:
     """The photo number `index` of the stream `seed`; the same pair always gives the same photo."""
+    options = options or SynthOptions()
     rng = np.random.default_rng([seed, index])
     hand = random_hand(rng)
     faces = pick_face_set(rng, options.tileart)
     look = random_look(rng)
-    look = replace(look, body=_body_colour(faces, rng))
+    look = replace(look, body=border_colour(faces.face(0, rng)))  # the body matches the set's face colour
     pose = random_pose(rng, options.max_tilt)
     geom = _geometry(look, pose)
     standing = pose.tilt >= 30 and rng.random() < 0.3
@@ -118,17 +119,17 @@ def make_sample(seed: int, index: int, options: SynthOptions = SynthOptions()) -
         outlines.append(None if seen is None else apply(h_pix, seen))
     fingered = 0
     if rng.random() < FINGER_CHANCE:
-        img, finger = _add_fingers(img, rng, [o for o, p in zip(outlines, placements) if o is not None
+        img, finger = _add_fingers(img, rng, [o for o, p in zip(outlines, placements, strict=True) if o is not None
                                                and p.role in ("concealed", "win", "meld")])
         if finger is not None:
             before = [o is not None for o in outlines]
             outlines = [None if o is None else _uncovered_by_finger(o, finger) for o in outlines]
-            fingered = sum(b and o is None for b, o in zip(before, outlines))
+            fingered = sum(b and o is None for b, o in zip(before, outlines, strict=True))
     image = photo_effects(img, rng)
 
     tiles: list[LabelledTile] = []
     covered = 0
-    for p, outline in zip(placements, outlines):
+    for p, outline in zip(placements, outlines, strict=True):
         if outline is None:
             covered += 1
             continue
@@ -153,12 +154,6 @@ def _in_view(h: np.ndarray, poly: np.ndarray, W: int, H: int, front: float) -> b
         return False
     xy = p[:, :2] / p[:, 2:3]
     return bool(xy[:, 0].max() > 0 and xy[:, 0].min() < W and xy[:, 1].max() > 0 and xy[:, 1].min() < H)
-
-
-def _body_colour(faces: FaceSet, rng: np.random.Generator) -> tuple[int, int, int]:
-    face = faces.face(0, rng)
-    edge = np.concatenate([face[:2].reshape(-1, 3), face[-2:].reshape(-1, 3)])
-    return tuple(int(v) for v in np.median(edge, axis=0))  # type: ignore[return-value]
 
 
 def _photo_size(rng: np.random.Generator, options: SynthOptions) -> tuple[int, int]:

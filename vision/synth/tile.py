@@ -80,7 +80,7 @@ def render_tile(
     H = h + side
     r = max(1, int(round(look.radius * min(w, h))))
     img = np.empty((H, w, 3), np.float32)
-    body_rgb = look.body if look.body is not None or face is None else _border_colour(face)
+    body_rgb = look.body if look.body is not None or face is None else border_colour(face)
     body = np.array(body_rgb if body_rgb is not None else (240, 236, 225), np.float32)
     back = np.array(look.back, np.float32)
     top = back if face_down else body
@@ -120,7 +120,7 @@ def render_tile(
     return out
 
 
-def _border_colour(face: np.ndarray) -> RGB:
+def border_colour(face: np.ndarray) -> RGB:
     """The art's own face colour, read from its outer rows, so the body border matches the face."""
     edge = np.concatenate([face[:2].reshape(-1, 3), face[-2:].reshape(-1, 3)])
     return tuple(int(v) for v in np.median(edge, axis=0))  # type: ignore[return-value]
@@ -139,7 +139,7 @@ def render_standing(
     H = top + face_h
     r = max(1, int(round(look.radius * w)))
     img = np.empty((H, w, 3), np.float32)
-    body = np.array(look.body if look.body is not None else _border_colour(face), np.float32)
+    body = np.array(look.body if look.body is not None else border_colour(face), np.float32)
     back = np.array(look.back, np.float32)
     split = int(round(top * (1.0 - look.front_ratio)))
     img[:split] = back * 0.95

@@ -92,7 +92,7 @@ def _job(args: tuple) -> WrittenPhoto:
 
 
 def write_dataset(out: Path, n: int, seed: int, val_fraction: float = 0.1, workers: int = 1,
-                  options: SynthOptions = SynthOptions()) -> Iterator[WrittenPhoto]:
+                  options: SynthOptions | None = None) -> Iterator[WrittenPhoto]:
     """Write n photos (yielding each as it is done) and data.yaml. Existing files of the same names are replaced."""
     if n < 1:
         raise ValueError(f"--n must be at least 1, got {n}")
@@ -104,7 +104,7 @@ def write_dataset(out: Path, n: int, seed: int, val_fraction: float = 0.1, worke
         for split in ("train", "val"):
             (out / kind / split).mkdir(parents=True, exist_ok=True)
     (out / "data.yaml").write_text(data_yaml(out))
-    jobs = [(out, seed, i, n, val_fraction, options) for i in range(n)]
+    jobs = [(out, seed, i, n, val_fraction, options or SynthOptions()) for i in range(n)]
     if workers == 1:
         _init_worker()
         for job in jobs:
