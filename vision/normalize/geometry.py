@@ -1,4 +1,4 @@
-"""Tile geometry from axis-aligned boxes: the row direction, a frame along it, and each tile's extents in it.
+"""Tile geometry from axis-aligned boxes: the row direction, a frame along it, and box shapes.
 
 Detectors give axis-aligned boxes around tiles that the layout's rotation and the camera's perspective turn and
 shear, so nothing here inverts a box into a tile: measures are taken relative to the other tiles of the photo.
@@ -13,13 +13,6 @@ import numpy as np
 _NEIGHBOURS = 2  # nearest neighbours per tile voting for the row direction
 _BIN_DEG = 2.0
 _WINDOW_DEG = 10.0
-
-
-def tile_scale(sizes: np.ndarray) -> float:
-    """A typical tile size in pixels: the median square root of the box areas."""
-    if len(sizes) == 0:
-        return 1.0
-    return float(np.median(np.sqrt(np.maximum(sizes[:, 0] * sizes[:, 1], 1e-6))))
 
 
 def row_direction(centers: np.ndarray) -> float:
@@ -62,18 +55,6 @@ class Frame:
         c, s = np.cos(self.angle), np.sin(self.angle)
         pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
         return np.stack([pts[:, 0] * c + pts[:, 1] * s, -pts[:, 0] * s + pts[:, 1] * c], axis=1)
-
-
-def along_intervals(boxes: np.ndarray, frame: Frame) -> tuple[np.ndarray, np.ndarray]:
-    """Each box's (start, end) along the row direction: the projection of its four corners.
-
-    A box around a turned or perspective-sheared tile is bigger than the tile, so touching tiles' intervals overlap;
-    gaps are measured against the typical overlap of the photo (rows.split_by_gaps), not against zero.
-    """
-    xs = boxes[:, [0, 2, 2, 0]]
-    ys = boxes[:, [1, 1, 3, 3]]
-    along = frame.to_frame(np.stack([xs, ys], axis=-1).reshape(-1, 2))[:, 0].reshape(-1, 4)
-    return along.min(axis=1), along.max(axis=1)
 
 
 def box_aspect_angle(sizes: np.ndarray) -> np.ndarray:
