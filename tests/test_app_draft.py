@@ -104,6 +104,8 @@ def test_from_read_places_every_detection():
     draft = from_read(_read())
     assert [draft.tiles[i].name for i in draft.concealed] == ["1m", "2m"]  # photo order, left to right
     assert draft.tiles[draft.win].name == "5p"
+    # hand tiles are numbered first: concealed #1-2, winning tile #3, melds #4-10, the ignored tile last
+    assert (draft.concealed, draft.win, draft.meld_members(0), draft.indices("aside")) == ([0, 1], 2, [3, 4, 5], [10])
     assert draft.meld_types == (MeldType.PUNG, MeldType.KONG_CONCEALED)  # the unnamed four-back kong
     assert [draft.tiles[i].name for i in draft.meld_members(1)] == ["back"] * 4
     assert [draft.tiles[i].name for i in draft.indices("aside")] == ["9s"]

@@ -228,8 +228,13 @@ def from_read(read) -> Draft:
             tiles[i] = replace(tiles[i], meld=len(meld_types) - 1)
     for i in pending_kongs[len(pending_kongs) - len(pending_kongs) % 4 :]:
         tiles[i] = replace(tiles[i], place="aside", meld=None)
-    # The concealed row in photo order (left to right), as the player sees it.
-    order = sorted(range(len(tiles)), key=lambda i: (tiles[i].place != "hand", tiles[i].box[0]))
+    # Hand tiles first so they carry small numbers (#1..#18): the concealed row left to right as the player sees
+    # it, the winning tile, the melds in order; the tiles outside the hand after them.
+    rank = {"hand": 0, "win": 1, "meld": 2, "aside": 3}
+    order = sorted(
+        range(len(tiles)),
+        key=lambda i: (rank[tiles[i].place], tiles[i].meld if tiles[i].meld is not None else -1, tiles[i].box[0]),
+    )
     return Draft(tuple(tiles[i] for i in order), tuple(meld_types))
 
 

@@ -1,0 +1,121 @@
+"""The app in a real browser: `streamlit run app.py` on a free localhost port, driven with Playwright through
+Debian's Chromium (/usr/bin/chromium; no browser download) at a phone-sized viewport. Screenshots go to
+test-artifacts/ (git-ignored)."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+SAMPLE = ROOT / "mjsnap" / "app" / "samples" / "plain_win.jpg"
+PHONE = {"width": 390, "height": 2400}  # a phone's width; tall so one screenshot shows the whole page
+RESULT = "4 · 结果"
+
+pytestmark = pytest.mark.slow
+
+if not CHROMIUM.exists():
+    pytest.skip(
+        "Debian's chromium is not installed at /usr/bin/chromium (apt-get install -y chromium; "
+        "scripts/setup.sh full does it)",
+        allow_module_level=True,
+    )
+sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is in the test extra")
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """A headless Streamlit server for this module; stopped (by its own pid) at the end."""
+    port = _free_port()
+    env = dict(os.environ, MJSNAP_LABELS_DIR=str(tmp_path_factory.mktemp("labels")))
+    log = tmp_path_factory.mktemp("server") / "streamlit.log"
+    with open(log, "wb") as out:
+        process = subprocess.Popen(
+            [
+                sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"),
+                "--server.headless", "true", "--server.port", str(port), "--server.address", "127.0.0.1",
+                "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none",
+            ],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
+        )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            pytest.fail(f"streamlit exited with {process.returncode}: {log.read_text()[-2000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        process.terminate()
+        pytest.fail(f"streamlit did not answer on {url} within 120 s: {log.read_text()[-2000:]}")
+    yield url
+    process.terminate()
+    try:
+        process.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@pytest.fixture
+def page(server):
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="zh-CN")
+        page = context.new_page()
+        page.goto(server)
+        page.get_by_text("麻将拍照算分").wait_for(timeout=120_000)
+        yield page
+        browser.close()
+
+
+def _screenshot(page, name: str) -> Path:
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / name
+    page.screenshot(path=str(path))
+    return path
+
+
+def test_typed_hand_shows_the_score(page):
+    page.get_by_text("或手动输入牌").click()
+    page.get_by_label("手牌（不含赢牌）").fill("123m456m789m234s5s")
+    page.get_by_label("赢牌（可空，空则列出听牌）").fill("5s")
+    page.get_by_label("赢牌（可空，空则列出听牌）").press("Enter")
+    page.get_by_role("button", name="用这手牌").click()
+    page.get_by_text("东 得 +18 分").wait_for(timeout=60_000)
+    assert page.get_by_text("结算", exact=True).count() == 1  # the settlement table's heading
+    assert _screenshot(page, "browser_typed_hand.png").stat().st_size > 10_000
+
+
+def test_uploaded_photo_is_read_and_scored(page):
+    model = Path(os.environ.get("MJSNAP_MODEL_DIR", ROOT / "models" / "current"))
+    if not (model / "meta.json").is_file():
+        pytest.skip(f"no model at {model}: the photo cannot be read")
+    page.locator("input[type='file']").first.set_input_files(str(SAMPLE))
+    page.get_by_text(RESULT).or_(page.get_by_text("听牌：胡哪张、得几分")).first.wait_for(timeout=180_000)
+    page.wait_for_timeout(1000)  # let the last images arrive before the screenshot
+    shot = _screenshot(page, "browser_photo_score.png")
+    assert shot.stat().st_size > 10_000
+    assert page.get_by_text("核对手牌").count() == 1
+    # The score, or the reason the read hand does not score (the model's accuracy is a benchmark's business).
+    scored = page.get_by_text("得 ").count() > 0
+    explained = page.get_by_text("不能胡").count() + page.get_by_text("还不完整").count() > 0
+    assert scored or explained
