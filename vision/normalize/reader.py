@@ -199,10 +199,11 @@ class _Reader:
         return _Plan(list(core.members), apart, pieces, region, False)
 
     def _looks_like(self, member: int, core: Group) -> bool:
-        """The tile lies like the row's tiles: same box shape (not turned) and about the same size."""
+        """The tile lies like the row's tiles: the same box shape (not turned), or about the same size (a flat
+        tile beside a row stood on edge)."""
         aspect = float(np.median(self.lay.aspect[core.members]))
         size = float(np.median(self.lay.size[core.members]))
-        return abs(self.lay.aspect[member] - aspect) <= _LIKE_DEG and 0.75 <= self.lay.size[member] / size <= 1.33
+        return abs(self.lay.aspect[member] - aspect) <= _LIKE_DEG or 0.75 <= self.lay.size[member] / size <= 1.33
 
     def _all_backs(self, group: Group, start: int) -> bool:
         stop = dict(group.pieces)[start]
