@@ -80,6 +80,7 @@ def main() -> None:
         settings = BatchSettings(inputs=[str(work / "photos")], out=out, ruleset=args.rules, workers=args.workers,
                                  engine=args.engine, scorer=args.scorer, model_dir=args.model, backend=args.backend)
         first_record: list[float] = []
+        load_before = os.getloadavg()[0]  # other work on the machine slows the figure down: it is reported
         run_started = time.perf_counter()
         stats = run_batch(settings, on_record=lambda _: first_record or first_record.append(time.perf_counter()))
         run_s = time.perf_counter() - run_started
@@ -88,7 +89,8 @@ def main() -> None:
         steady_s = max(finished) - min(finished)
         result = {
             "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-            "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version()},
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform(), "python": platform.python_version(),
+                        "load_average_1min_before_after": [round(load_before, 1), round(os.getloadavg()[0], 1)]},
             "photos": len(photos),
             "photo_size": list(PHOTO_SIZE),
             "mean_photo_mb": round(statistics.fmean(p.stat().st_size for p in photos) / 1e6, 2),
@@ -116,7 +118,8 @@ def main() -> None:
         "",
         f"{result['photos']} JPEGs of {PHOTO_SIZE[0]}x{PHOTO_SIZE[1]} (12 MP, {result['mean_photo_mb']} MB on average), "
         f"{args.workers} worker(s), engine {args.engine}, scorer `{args.scorer}`, model {result['model_version']}, "
-        f"{result['machine']['cpus']} CPUs, {result['date']}.",
+        f"{result['machine']['cpus']} CPUs (1-min load average before/after: "
+        f"{result['machine']['load_average_1min_before_after']}), {result['date']}.",
         "",
         "| measure | value |",
         "|---|---|",
