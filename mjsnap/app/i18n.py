@@ -16,6 +16,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "nav_ledger": ("📒 记分", "📒 Ledger"),
     "nav_dice": ("🎲 骰子", "🎲 Dice"),
     "nav_weimaque": ("🀄 偎麻雀", "🀄 Weimaque"),
+    "nav_label": ("🏷 标注", "🏷 Label"),
     "language": ("语言 Language", "Language 语言"),
     # photo input
     "photo_header": ("1 · 拍下亮出的牌", "1 · Photo of the revealed hand"),

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mjsnap.app import dice_page, ledger_page, score_page, state, weimaque_page
+from mjsnap.app import dice_page, label_page, ledger_page, score_page, state, weimaque_page
 from mjsnap.app.i18n import LANG_LABELS, LANGS, tr
 
 PAGES = {
-    "score": score_page.show, "ledger": ledger_page.show, "dice": dice_page.show, "weimaque": weimaque_page.show
+    "score": score_page.show, "ledger": ledger_page.show, "dice": dice_page.show, "weimaque": weimaque_page.show,
+    "label": label_page.show,
 }
 
 

@@ -84,7 +84,7 @@ def label_split(
 
 
 def compare(
-    candidate: Path = typer.Option(..., help="candidate model directory"),
+    candidate: Path = typer.Option(..., help="candidate model directory or training checkpoint (RUN/weights/best.pt)"),
     data: Path = typer.Option(..., help="dataset folder or datasets/*.yaml config; both models run on its split"),
     current: Path = typer.Option(None, help="the model to compare with (default models/current)"),
     split: str = typer.Option("val"),
@@ -95,11 +95,16 @@ def compare(
     json_out: Path = typer.Option(None, help="write the comparison as JSON here"),
 ) -> None:
     """Candidate vs current model on the same validation data: metrics, per-class recall, confusion pairs."""
+    import tempfile
+
     from mjsnap.paths import MODELS_DIR
     from vision.compare import compare_models
     from vision.compare import plot as draw
+    from vision.registry import candidate_model_dir
 
-    comparison = compare_models(current or MODELS_DIR / "current", candidate, data, split, conf, backend, limit)
+    with tempfile.TemporaryDirectory(prefix="mjsnap-candidate-") as tmp:
+        candidate_dir = candidate_model_dir(candidate, Path(tmp) / "candidate")
+        comparison = compare_models(current or MODELS_DIR / "current", candidate_dir, data, split, conf, backend, limit)
     _print_comparison(comparison)
     if plot is not None:
         typer.echo(f"plot: {draw(comparison, plot)}")

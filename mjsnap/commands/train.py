@@ -76,11 +76,10 @@ def train(
             hours=hours,
         )
         if base is not None:
-            from click.core import ParameterSource
-
             from vision.finetune import finetune
 
-            keep_imgsz = ctx.get_parameter_source("imgsz") is not ParameterSource.DEFAULT
+            # the base model's imgsz unless --imgsz was given (typer vendors click: compare the source by name)
+            keep_imgsz = ctx.get_parameter_source("imgsz").name != "DEFAULT"
             folder = finetune(settings, base, keep_imgsz=keep_imgsz)
         else:
             folder = training.train(settings)

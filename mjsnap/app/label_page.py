@@ -1,0 +1,230 @@
+"""Labelling page: open a folder of photos, start from the current model's boxes, fix them, mark each photo done.
+
+Boxes are edited as numbers (class, x1 y1 x2 y2 in pixels of the upright photo) in a table where rows can be added
+and deleted, and a box's class can be set with the tile picker. "Done" saves the photo into the dataset folder's
+``train`` split (``val`` stays ``val``), "Save for later" into ``review``; both go through `mjsnap.labels`
+(atomic writes, names kept inside the folder). Split train/val by session afterwards with `mjsnap label split`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+from PIL import Image, ImageDraw, ImageFont, ImageOps
+
+from mjsnap.app import corrections, recognize
+from mjsnap.app.i18n import pick, tile_name
+from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
+from mjsnap.dataset.importers import IMAGE_SUFFIXES, dataset_name
+from mjsnap.labels import LabelBox, LabelDataset, LabelError
+from scoring.tiles import BACK, CLASS_NAMES
+
+PICKER_ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, BACK + 1))
+DISPLAY_SIDE = 1024
+COLUMNS = ("cls", "x1", "y1", "x2", "y2")
+TEXT = {
+    "folder": ("照片文件夹", "Photo folder"),
+    "dataset": ("标注保存到（数据集文件夹）", "Save labels into (dataset folder)"),
+    "no_photos": ("这个文件夹里没有照片", "No photos in this folder"),
+    "photo": ("照片", "Photo"),
+    "progress": ("已完成 {done} / {total}", "{done} of {total} done"),
+    "from_saved": ("已保存的标注（{split}）", "saved label ({split})"),
+    "from_model": ("模型 {version} 的预标注，请检查", "pre-labelled by model {version}: check every box"),
+    "no_model": ("没有模型，从空白开始：{error}", "no model, starting empty: {error}"),
+    "box": ("框", "Box"),
+    "pick": ("为所选框选择牌", "Set the selected box's tile"),
+    "add": ("➕ 添加框", "➕ Add box"),
+    "delete": ("🗑 删除所选框", "🗑 Delete selected box"),
+    "done": ("✅ 完成并保存", "✅ Done: save"),
+    "later": ("💾 稍后再看", "💾 Save for later"),
+    "prev": ("⬅ 上一张", "⬅ Previous"),
+    "next": ("下一张 ➡", "Next ➡"),
+    "saved": ("已保存：{path}", "saved: {path}"),
+    "table_help": ("改数字即可移动框；表格末行可添加，勾选行可删除", "edit numbers to move a box; add or delete rows"),
+}
+
+
+def txt(key: str, lang: str, **values) -> str:
+    text = pick(TEXT[key], lang)
+    return text.format(**values) if values else text
+
+
+def list_photos(folder: Path) -> list[Path]:
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def upright(path: Path) -> Image.Image:
+    with Image.open(path) as image:
+        return ImageOps.exif_transpose(image).convert("RGB")
+
+
+def rows_from_boxes(boxes: list[LabelBox]) -> list[dict]:
+    return [{"cls": CLASS_NAMES[b.cls], **{k: round(v, 1) for k, v in zip(COLUMNS[1:], b.box)}} for b in boxes]
+
+
+def boxes_from_rows(rows: list[dict]) -> list[LabelBox]:
+    """LabelBoxes of the table rows; a bad row raises LabelError naming it."""
+    boxes = []
+    for number, row in enumerate(rows, start=1):
+        if row.get("cls") not in CLASS_NAMES:
+            raise LabelError(f"box {number}: choose a tile class (got {row.get('cls')!r})")
+        try:
+            box = tuple(float(row[k]) for k in COLUMNS[1:])
+            boxes.append(LabelBox(CLASS_NAMES.index(row["cls"]), box))
+        except (TypeError, ValueError, KeyError) as exc:
+            raise LabelError(f"box {number}: {exc}") from None
+    return boxes
+
+
+def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tuple[list[dict], str]:
+    """The photo's saved label, else the current model's detections, else nothing; with a note saying which."""
+    split = dataset.find(name)
+    if split is not None:
+        return rows_from_boxes(dataset.load(name, split)), txt("from_saved", lang, split=split)
+    try:
+        detector = recognize.load_detector(str(recognize.model_dir()))
+        dets = detector.detect(upright(path))
+    except (FileNotFoundError, ValueError, OSError) as exc:
+        return [], txt("no_model", lang, error=exc)
+    boxes = [LabelBox(int(c), tuple(map(float, b))) for c, b in zip(dets.class_id, dets.xyxy)]
+    return rows_from_boxes(boxes), txt("from_model", lang, version=detector.version)
+
+
+def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], done: bool):
+    """Save the photo and its boxes: done -> train (a val photo stays in val), not done -> review."""
+    previous = dataset.find(name)
+    split = ("val" if previous == "val" else "train") if done else "review"
+    return dataset.save(name, upright(path), boxes_from_rows(rows), split=split)
+
+
+def draw_boxes(image: Image.Image, rows: list[dict], selected: int | None) -> Image.Image:
+    factor = min(1.0, DISPLAY_SIDE / max(image.size))
+    shown = image.resize((max(1, round(image.width * factor)), max(1, round(image.height * factor))))
+    draw = ImageDraw.Draw(shown)
+    font = ImageFont.load_default(size=max(12, max(shown.size) // 60))
+    for number, row in enumerate(rows, start=1):
+        try:
+            box = [float(row[k]) * factor for k in COLUMNS[1:]]
+        except (TypeError, ValueError, KeyError):
+            continue
+        colour = (240, 170, 0) if number - 1 == selected else (40, 170, 80)
+        draw.rectangle(box, outline=colour, width=4 if number - 1 == selected else 2)
+        draw.text((box[0] + 2, box[1] + 2), f"{number} {row.get('cls')}", fill=colour, font=font)
+    return shown
+
+
+# --- the page ------------------------------------------------------------------------------------------------------
+
+
+def _state() -> dict:
+    if "lp" not in st.session_state:
+        # rows: the current boxes of each photo; base: what the table was last given (the table keeps its own
+        # edits on top of that, so the current rows are never fed back to the same table)
+        st.session_state.lp = {"index": 0, "rows": {}, "base": {}, "notes": {}, "version": 0, "done": set(),
+                               "saved": None}
+    return st.session_state.lp
+
+
+def _edit(name: str, change) -> None:
+    """Apply ``change`` to the photo's rows and give the table a fresh key (so it shows the new rows)."""
+    lp = _state()
+    lp["rows"][name] = lp["base"][name] = change(list(lp["rows"][name]))
+    lp["version"] += 1
+
+
+def _set_class(name: str, box: int, kind: int) -> None:
+    _edit(name, lambda rows: [dict(r, cls=CLASS_NAMES[kind]) if i == box else r for i, r in enumerate(rows)])
+
+
+def _add_box(name: str, width: int, height: int) -> None:
+    def add(rows):
+        last = rows[-1]["cls"] if rows else CLASS_NAMES[0]
+        w, h = width / 12, width / 9
+        return [*rows, {"cls": last, "x1": round(width / 2 - w / 2, 1), "y1": round(height / 2 - h / 2, 1),
+                        "x2": round(width / 2 + w / 2, 1), "y2": round(height / 2 + h / 2, 1)}]
+
+    _edit(name, add)
+
+
+def _delete_box(name: str, box: int) -> None:
+    _edit(name, lambda rows: [r for i, r in enumerate(rows) if i != box])
+
+
+def _save(dataset: LabelDataset, name: str, path: Path, done: bool, count: int) -> None:
+    lp = _state()
+    try:
+        saved = save_photo(dataset, name, path, lp["rows"][name], done)
+    except (LabelError, OSError) as exc:
+        lp["saved"] = ("error", str(exc))
+        return
+    lp["saved"] = ("ok", str(saved.label))
+    if done:
+        lp["done"].add(name)
+        lp["index"] = min(lp["index"] + 1, count - 1)
+
+
+def _move(step: int, count: int) -> None:
+    lp = _state()
+    lp["index"] = max(0, min(count - 1, lp["index"] + step))
+
+
+def show(t, lang: str) -> None:
+    lp = _state()
+    folder = Path(st.text_input(txt("folder", lang), key="lp_folder"))
+    dataset = LabelDataset(st.text_input(txt("dataset", lang), value=str(corrections.labels_dir()), key="lp_dataset"))
+    photos = list_photos(folder) if str(folder) not in ("", ".") else []
+    if not photos:
+        st.info(txt("no_photos", lang))
+        return
+    names = [dataset_name(p.name) for p in photos]
+    lp["index"] = min(lp["index"], len(photos) - 1)
+    done = {n for n in names if n in lp["done"] or dataset.find(n) in ("train", "val")}
+    st.progress(len(done) / len(photos), text=txt("progress", lang, done=len(done), total=len(photos)))
+    with st.container(horizontal=True):
+        st.button(txt("prev", lang), key="lp_prev", on_click=_move, args=(-1, len(photos)))
+        st.button(txt("next", lang), key="lp_next", on_click=_move, args=(1, len(photos)))
+    index = lp["index"]
+    path, name = photos[index], names[index]
+    st.caption(f"{txt('photo', lang)} {index + 1}/{len(photos)}: {path.name}" + (" ✅" if name in done else ""))
+    if name not in lp["rows"]:
+        lp["rows"][name], lp["notes"][name] = initial_rows(dataset, name, path, lang)
+        lp["base"][name] = lp["rows"][name]
+    st.caption(lp["notes"][name])
+    image = upright(path)
+    selector, picture = st.container(), st.empty()  # filled after the table, which holds this run's edits
+    st.caption(txt("table_help", lang))
+    edited = st.data_editor(
+        lp["base"][name], key=f"lp_table_{name}_{lp['version']}", num_rows="dynamic", width="stretch",
+        column_config={"cls": st.column_config.SelectboxColumn("tile", options=list(CLASS_NAMES), required=True),
+                       **{k: st.column_config.NumberColumn(k, min_value=0.0, step=1.0) for k in COLUMNS[1:]}},
+    )
+    rows = lp["rows"][name] = [dict(r) for r in edited] if isinstance(edited, list) else edited.to_dict("records")
+    selected = selector.selectbox(txt("box", lang), list(range(len(rows))), key=f"lp_selected_{name}_{lp['version']}",
+                                  format_func=lambda i: f"{i + 1}: {rows[i].get('cls')}") if rows else None
+    picture.image(draw_boxes(image, rows, selected))
+    with st.container(horizontal=True):
+        st.button(txt("add", lang), key="lp_add", on_click=_add_box, args=(name, image.width, image.height))
+        if selected is not None:
+            st.button(txt("delete", lang), key="lp_delete", on_click=_delete_box, args=(name, selected))
+    if selected is not None:
+        st.caption(txt("pick", lang))
+        for row in PICKER_ROWS:
+            with st.container(horizontal=True, gap="xsmall", wrap=True):
+                for kind in row:
+                    with st.container(width=TILE_SIZE[0] + 4, gap=None, horizontal_alignment="center"):
+                        st.image(tile_png(kind), width=TILE_SIZE[0])
+                        st.button(CLASS_NAMES[kind], key=f"lp_pick_{kind}", on_click=_set_class,
+                                  args=(name, selected, kind), help=tile_name(kind, lang), width="stretch")
+        st.button(CLASS_NAMES[-1], key="lp_pick_flower", on_click=_set_class, args=(name, selected, len(CLASS_NAMES) - 1))
+    with st.container(horizontal=True):
+        st.button(txt("done", lang), key="lp_done", type="primary", on_click=_save,
+                  args=(dataset, name, path, True, len(photos)))
+        st.button(txt("later", lang), key="lp_later", on_click=_save, args=(dataset, name, path, False, len(photos)))
+    if lp["saved"]:
+        kind, message = lp["saved"]
+        (st.success if kind == "ok" else st.error)(txt("saved", lang, path=message) if kind == "ok" else message)
+

@@ -1,0 +1,92 @@
+"""The labelling page (Streamlit AppTest) and its helpers: open a folder, start from the saved label or the model,
+add/delete boxes, set a class with the tile picker, done -> train, later -> review."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("streamlit")
+from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from dataset_fixtures import photo  # noqa: E402
+from mjsnap.app import label_page  # noqa: E402
+from mjsnap.labels import LabelBox, LabelDataset, LabelError  # noqa: E402
+from scoring.tiles import CLASS_NAMES  # noqa: E402
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+
+
+@pytest.fixture
+def photos(tmp_path) -> Path:
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for seed in (1, 2):
+        photo(seed)[0].save(folder / f"hand {seed}.jpg")
+    (folder / "notes.txt").write_text("not a photo")
+    return folder
+
+
+def open_page(tmp_path, monkeypatch, photos: Path) -> AppTest:
+    monkeypatch.setenv("MJSNAP_MODEL_DIR", str(tmp_path / "no-model"))  # start from empty boxes
+    monkeypatch.setenv("MJSNAP_LABELS_DIR", str(tmp_path / "labels"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.radio(key="lang").set_value("en").run()
+    at.radio(key="page").set_value("label").run()
+    at.text_input(key="lp_folder").set_value(str(photos)).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def test_list_photos_skips_other_files(photos):
+    assert [p.name for p in label_page.list_photos(photos)] == ["hand 1.jpg", "hand 2.jpg"]
+
+
+@pytest.mark.parametrize(
+    "rows, error",
+    [([{"cls": "joker", "x1": 1, "y1": 1, "x2": 5, "y2": 5}], "choose a tile class"),
+     ([{"cls": "1m", "x1": 5, "y1": 1, "x2": 5, "y2": 5}], "no area"),
+     ([{"cls": "1m", "x1": None, "y1": 1, "x2": 5, "y2": 5}], "box 1")],
+)
+def test_bad_rows_are_refused_with_the_row_named(rows, error):
+    with pytest.raises(LabelError, match=error):
+        label_page.boxes_from_rows(rows)
+
+
+def test_done_keeps_a_val_photo_in_val(tmp_path, photos):
+    dataset = LabelDataset(tmp_path / "ds")
+    path = photos / "hand 1.jpg"
+    dataset.save("hand_1", label_page.upright(path), [LabelBox(0, (1, 1, 9, 9))], split="val")
+    rows = [{"cls": "C", "x1": 2, "y1": 2, "x2": 20, "y2": 30}]
+    assert label_page.save_photo(dataset, "hand_1", path, rows, done=True).split == "val"
+    assert label_page.save_photo(dataset, "hand_1", path, rows, done=False).split == "review"
+    assert dataset.find("hand_1") == "review" and dataset.load("hand_1", "review")[0].cls == CLASS_NAMES.index("C")
+
+
+def test_add_pick_and_done_saves_the_label(tmp_path, monkeypatch, photos):
+    at = open_page(tmp_path, monkeypatch, photos)
+    assert any("no model, starting empty" in c.value for c in at.caption)
+    at.button(key="lp_add").click().run()
+    at.button(key="lp_pick_13").click().run()  # 5p
+    at.button(key="lp_done").click().run()
+    assert not at.exception, at.exception
+    dataset = LabelDataset(tmp_path / "labels")
+    boxes = dataset.load("hand_1", "train")
+    assert [b.cls for b in boxes] == [CLASS_NAMES.index("5p")]
+    assert any("hand 2.jpg" in c.value for c in at.caption)  # moved on to the next photo
+    assert "1 of 2 done" in at.get("progress")[0].proto.text
+
+
+def test_saved_label_is_reopened_and_a_deleted_box_is_saved_for_later(tmp_path, monkeypatch, photos):
+    image, boxes = photo(1)
+    LabelDataset(tmp_path / "labels").save(
+        "hand_1", image, [LabelBox(CLASS_NAMES.index(n), b) for n, b in boxes], split="train")
+    at = open_page(tmp_path, monkeypatch, photos)
+    assert any("saved label (train)" in c.value for c in at.caption)
+    at.button(key="lp_delete").click().run()  # the first box is selected
+    at.button(key="lp_later").click().run()
+    assert not at.exception, at.exception
+    saved = LabelDataset(tmp_path / "labels").load("hand_1", "review")
+    assert [CLASS_NAMES[b.cls] for b in saved] == ["5p", "C"]
