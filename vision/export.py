@@ -65,8 +65,8 @@ def export_model_dir(
         check_checkpoint_classes(model.names)
         outputs: dict[str, Path] = {}
         for fmt in formats:
-            # dynamic=False, fixed imgsz: the detector letterboxes to meta.json's imgsz.
-            kwargs = {"simplify": True} if fmt == "onnx" else {"half": False}
+            # Fixed imgsz (the detector letterboxes to meta.json's imgsz); OpenVINO stores FP16 weights, runs FP32 on a CPU.
+            kwargs = {"simplify": True} if fmt == "onnx" else {"half": True}  # FP16 weights: half the size
             outputs[fmt] = Path(YOLO(str(staged)).export(format=fmt, imgsz=imgsz, device="cpu", **kwargs))
         model_dir.mkdir(parents=True, exist_ok=True)
         for old in ("model.pt", "model.onnx", "model_openvino"):
