@@ -91,7 +91,7 @@ def test_taking_the_winning_tile_away_shows_the_waits(app):
     type_hand(app, "123m456m789m234s5s", "5s")
     click(app, "clear-win")
     assert [m.value for m in app.markdown if "得" in m.value] == ["东 得 +18"] * 2  # 2345s waits on 2s or 5s
-    assert any("不在手牌中的牌" in e.label for e in app.expander)
+    assert any("不在手牌中的牌 (1)" in e.label for e in app.toggle)
 
 
 def test_moving_tiles_into_a_meld_and_changing_its_type(app):

@@ -72,9 +72,9 @@ def show(t, lang: str) -> None:
             tile_row(draft, draft.meld_members(meld), origin)
 
     aside = draft.indices("aside")
-    if aside:
-        with st.expander(f"{t('aside')} ({len(aside)})"):
-            tile_row(draft, aside, origin)
+    # A toggle, not an expander: a cluttered table can give dozens of such tiles, built only when asked for.
+    if aside and st.toggle(f"{t('aside')} ({len(aside)})", key="show-aside"):
+        tile_row(draft, aside, origin)
 
     reading = st.session_state.reading
     if reading is not None and reading.read.warnings and draft == origin:

@@ -38,7 +38,8 @@ def _photo_panel(t) -> None:
     reading = st.session_state.reading
     draft = state.draft()
     image = draw_detections(reading.pixels, reading.to_original, draft.tiles)
-    st.image(image, caption=t("photo_caption", n=sum(t_.box is not None for t_ in draft.tiles)), width="stretch")
+    shown = sum(tile.box is not None and tile.place != "deleted" for tile in draft.tiles)
+    st.image(image, caption=t("photo_caption", n=shown), width="stretch", output_format="JPEG")
     ms = {k: f"{v:.0f}" for k, v in reading.ms.items()}
     st.caption(t("timings", version=reading.model_version, **ms))
 
