@@ -82,6 +82,7 @@ def _flat_photo(monkeypatch: pytest.MonkeyPatch) -> None:
                         lambda rng, h, w: ("magenta", np.broadcast_to(MAGENTA, (h, w, 3)).copy()))
     monkeypatch.setattr(scene_module, "photo_effects", lambda img, rng: np.clip(img, 0, 255).astype(np.uint8))
     monkeypatch.setattr(scene_module, "FINGER_CHANCE", 0.0)
+    monkeypatch.setattr(scene_module, "TRAY_CHANCE", 0.0)  # an unlabelled white tray would read as tile pixels
 
 
 def _tile_pixels(image: np.ndarray) -> np.ndarray:

@@ -237,6 +237,11 @@ def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Gener
             out.extend(group)
             boxes.extend(group_boxes)
 
+    if rng.random() < 0.1:  # flowers and seasons drawn during play, laid out beside the hand
+        n = int(rng.integers(1, 5))
+        fx = x0 - float(rng.uniform(1.2, 2.5)) - n * 1.05 if rng.random() < 0.5 else x1 + float(rng.uniform(1.2, 2.5))
+        fy = (y1 - g.aspect - g.side) if rng.random() < 0.6 else (y0 - float(rng.uniform(1.0, 2.0)) - g.aspect)
+        add_if_free([Placement(FLOWER, "clutter", None, False, False, fx + i * 1.05, fy) for i in range(n)])
     if rng.random() < 0.3:
         per_row = int(rng.integers(4, 8))
         n_rows = int(rng.integers(1, 4))

@@ -22,12 +22,15 @@ def random_fingers(rng: np.random.Generator, W: int, H: int, targets: np.ndarray
     mask = np.zeros((H, W), np.uint8)
     skin = np.array(SKIN[int(rng.integers(len(SKIN)))], np.float32) * rng.uniform(0.85, 1.1)
     for _ in range(int(rng.integers(1, 3))):
-        tip = targets[int(rng.integers(len(targets)))] + rng.normal(0, tile_px * 0.6, 2)
+        aim = targets[int(rng.integers(len(targets)))] + rng.normal(0, tile_px * 0.4, 2)
         edge = int(rng.integers(4))
         start = np.array([
             (rng.uniform(0, W), H + tile_px), (rng.uniform(0, W), -tile_px),
             (-tile_px, rng.uniform(0, H)), (W + tile_px, rng.uniform(0, H)),
         ][edge])
+        # Pointing at a tile, the fingertip usually stops at its near edge rather than covering it.
+        reach = aim - start
+        tip = aim - reach / max(float(np.hypot(*reach)), 1e-6) * tile_px * rng.uniform(0.0, 1.0)
         width = max(int(tile_px * rng.uniform(0.8, 1.3)), 3)
         one = np.zeros((H, W), np.uint8)
         cv2.line(one, tuple(int(v) for v in start), tuple(int(v) for v in tip), 255, width, cv2.LINE_AA)

@@ -32,7 +32,25 @@ MIN_VISIBLE = 0.6
 MIN_SIDE_PX = 4.0
 MIN_UNCOVERED = 0.5  # share of a tile's drawn pixels that other tiles may not cover for it to be labelled
 FULLY_UNCOVERED = 0.98
-FINGER_CHANCE = 0.12
+FINGER_CHANCE = 0.08
+TRAY_CHANCE = 0.6  # standing rows often stand in the table's tile tray
+
+
+@dataclass(frozen=True)
+class Tray:
+    """The flat tray in front of a standing row (plane units); drawn under the tiles, never labelled."""
+
+    x: float
+    y: float
+    w: float
+    d: float
+    lip: float
+    colour: tuple[int, int, int]
+
+    @property
+    def corners(self) -> np.ndarray:
+        return np.array([[self.x, self.y], [self.x + self.w, self.y], [self.x + self.w, self.y + self.d + self.lip],
+                         [self.x, self.y + self.d + self.lip]])
 MAX_PLANE_PIXELS = 5_000_000
 SHADOW_SCALE = 4
 
@@ -91,6 +109,7 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
     standing = pose.tilt >= 30 and rng.random() < 0.3
     placements = layout_hand(hand, rng, geom, standing)
     placements = add_extras(placements, hand, rng, geom)
+    tray = _tray(placements, geom, rng) if standing and rng.random() < TRAY_CHANCE else None
     polys = np.stack([footprint(p, geom) for p in placements])
     in_hand = np.array([p.role in ("concealed", "win", "meld") for p in placements])
 
@@ -104,8 +123,9 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
     keep = [i for i in range(len(placements)) if in_hand[i] or _in_view(to_photo, polys[i], W, H, front)]
     placements, polys = [placements[i] for i in keep], polys[keep]
 
-    plane, to_plane, scale = _plane_frame(to_photo, polys)
-    rgba, owner, drawn = _draw_plane(plane, scale, placements, faces, look, geom, rng, to_plane)
+    extent = polys if tray is None else np.concatenate([polys, tray.corners[None]])
+    plane, to_plane, scale = _plane_frame(to_photo, extent)
+    rgba, owner, drawn = _draw_plane(plane, scale, placements, faces, look, geom, rng, to_plane, tray)
     h_pix = to_photo @ np.linalg.inv(to_plane)
     layer = cv2.warpPerspective(rgba, h_pix, (W, H), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
@@ -141,10 +161,20 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
         "style": faces.name, "background": bg_kind, "shape": hand.shape, "tilt": round(pose.tilt, 1),
         "yaw": round(pose.yaw, 1), "roll": round(pose.roll, 1), "tile_px": round(_tile_px(tiles), 1),
         "tiles_drawn": len(placements), "tiles_labelled": len(tiles), "tiles_covered": covered,
-        "standing_row": standing, "tiles_under_finger": fingered,
+        "standing_row": standing, "tray": tray is not None, "tiles_under_finger": fingered,
         "hand_tiles_labelled": sum(t.role in ("concealed", "win", "meld") for t in tiles) == hand_tiles,
     }
     return Sample(image, tiles, hand, scene)
+
+
+def _tray(placements: list[Placement], g: Geometry, rng: np.random.Generator) -> Tray:
+    row = [p for p in placements if p.standing]
+    x0 = min(p.x for p in row) - float(rng.uniform(0.2, 1.0))
+    x1 = max(p.x for p in row) + 1.0 + float(rng.uniform(0.2, 1.0))
+    foot = max(p.y + g.stand_top + g.stand_face for p in row)
+    colours = ((240, 240, 236), (225, 220, 205), (200, 200, 200), (150, 105, 70), (60, 60, 64))
+    return Tray(x0, foot + 0.02, x1 - x0, float(rng.uniform(0.6, 1.4)), g.side * 0.5,
+                colours[int(rng.integers(len(colours)))])
 
 
 def _in_view(h: np.ndarray, poly: np.ndarray, W: int, H: int, front: float) -> bool:
@@ -221,7 +251,8 @@ def _drawn_polys(placements, g: Geometry, scale, to_plane) -> list[np.ndarray]:
     return out
 
 
-def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, g: Geometry, rng, to_plane):
+def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, g: Geometry, rng, to_plane,
+                tray: Tray | None = None):
     """The table plane: premultiplied RGBA float32 raster (shadows, then tiles from far to near, lower layers
     first), the owner map (index of the tile seen at each pixel, -1 for none) and each tile's drawn pixel count."""
     Pw, Ph = size
@@ -229,6 +260,12 @@ def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, g: Geom
     owner = np.full((Ph, Pw), -1, np.int32)
     drawn = [0] * len(placements)
     polys = _drawn_polys(placements, g, scale, to_plane)
+    if tray is not None:
+        tx, ty = (np.array([tray.x, tray.y]) * scale + to_plane[:2, 2]).round().astype(int)
+        tw, td, lip = (max(int(round(v * scale)), 1) for v in (tray.w, tray.d, tray.lip))
+        slab = TileLook(back=tray.colour, front_ratio=1.0, thickness=0.0, radius=0.05, aspect=1.0, margin=0.0,
+                        body=tray.colour)
+        _over(rgba, None, None, render_tile(None, tw, td, lip, slab, False, (0.0, 0.0, 0.0)), int(tx), int(ty))
     # Soft contact shadows, cast away from one light for the whole photo; drawn at 1/4 size since they are blurry.
     q = SHADOW_SCALE
     shadow = np.zeros((max(Ph // q, 1), max(Pw // q, 1)), np.uint8)
@@ -238,8 +275,10 @@ def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, g: Geom
         cv2.fillConvexPoly(shadow, np.round((poly + offset) / q).astype(np.int32), 255, cv2.LINE_AA)
     sigma = max(scale * rng.uniform(0.06, 0.25) / q, 0.5)
     soft = cv2.GaussianBlur(shadow, (0, 0), sigma)
-    rgba[..., 3] = cv2.resize(soft, (Pw, Ph), interpolation=cv2.INTER_LINEAR).astype(np.float32) * (
+    shade = cv2.resize(soft, (Pw, Ph), interpolation=cv2.INTER_LINEAR).astype(np.float32) * (
         rng.uniform(0.25, 0.6) / 255.0)
+    rgba[..., :3] *= 1.0 - shade[..., None]
+    rgba[..., 3] = shade + rgba[..., 3] * (1.0 - shade)
     glare_strength = float(rng.uniform(0, 0.35)) if rng.random() < 0.6 else 0.0
     glare_angle = float(rng.uniform(0, 2 * math.pi))
     order = sorted(range(len(placements)), key=lambda i: (placements[i].layer, polys[i][:, 1].max()))
@@ -269,9 +308,9 @@ def _draw_plane(size, scale, placements, faces: FaceSet, look: TileLook, g: Geom
     return rgba, owner, drawn
 
 
-def _over(rgba: np.ndarray, owner: np.ndarray, index: int, sprite: np.ndarray, ox: int, oy: int) -> int:
+def _over(rgba: np.ndarray, owner: np.ndarray | None, index: int | None, sprite: np.ndarray, ox: int, oy: int) -> int:
     """Composite a premultiplied RGBA sprite over the plane at (ox, oy), clipped to the plane; mark the pixels it
-    owns (alpha over one half) in `owner` and return how many there are."""
+    owns (alpha over one half) in `owner` (unless None) and return how many there are."""
     Ph, Pw = rgba.shape[:2]
     h, w = sprite.shape[:2]
     x0, y0, x1, y1 = max(ox, 0), max(oy, 0), min(ox + w, Pw), min(oy + h, Ph)
@@ -282,7 +321,8 @@ def _over(rgba: np.ndarray, owner: np.ndarray, index: int, sprite: np.ndarray, o
     dst *= 1.0 - src[..., 3:4]
     dst += src
     solid = src[..., 3] > 0.5
-    owner[y0:y1, x0:x1][solid] = index
+    if owner is not None:
+        owner[y0:y1, x0:x1][solid] = index
     return int(solid.sum())
 
 
