@@ -17,7 +17,8 @@ _ROW_TOLERANCE = 0.4  # a tile is on a row line when its centre is within this m
 _TOUCHING_PERCENTILE = 30
 _DEFAULT_WIDTH = 0.87  # one tile width in tile sizes (sqrt of the box area) for an upright 3:4 tile
 _SIDEWAYS_LENGTH = 1.33  # a sideways tile's length along the row in upright tile widths
-_MERGE_LIMIT = 1.6  # groups split by a gap under this share of the split limit may be one meld
+_MERGE_LIMIT = 1.6
+_PEEL_GAP = 0.9  # the widest gap of a run, this share of the split limit, parts a claimed meld from the row  # groups split by a gap under this share of the split limit may be one meld
 
 
 @dataclass
@@ -29,6 +30,7 @@ class Group:
     pieces: list[tuple[int, int]] = field(default_factory=list)  # (start, stop) of each meld it holds; [] if none
     stacked: dict[int, int] = field(default_factory=dict)  # piece start -> tile lying on its sideways tile (补杠)
     gap_before: float = float("inf")  # the gap to the previous group of its row, as a share of the split limit
+    gaps: list[float] = field(default_factory=list)  # the same share for each pair of neighbours inside it
 
     @property
     def meldlike(self) -> bool:
@@ -79,7 +81,8 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions) -> Layout:
         limits = reference * (1.0 + opts.gap_ratio / pair)
         ratio = dict(zip(row.members[1:], spacing / limits))
         for run in split_by_gaps(row.members, spacing, limits):
-            groups.append(Group(run, row_id, gap_before=ratio.get(run[0], float("inf"))))
+            inner = [float(ratio[m]) for m in run[1:]]
+            groups.append(Group(run, row_id, gap_before=ratio.get(run[0], float("inf")), gaps=inner))
     return Layout(frame, xy, size, sideways, aspect, rows, groups)
 
 
@@ -101,10 +104,45 @@ def type_groups(groups: list[Group], classes: np.ndarray, sideways: np.ndarray, 
             kong = len(set(cls)) == 1 and len(cls) == 4
             if len(cls) in (3, 4) and (loose or kong) and type_group(cls, opts.face_up_kong).meld is not None:
                 prev.members = both
+                prev.gaps = prev.gaps + [group.gap_before] + group.gaps
                 _mark_pieces(prev, classes, sideways, opts)
                 continue
         merged.append(group)
-    return merged
+    out: list[Group] = []
+    for group in merged:
+        out.extend(_peel_claimed_melds(group, classes, sideways, opts))
+    return out
+
+
+def _peel_claimed_melds(group: Group, classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> list[Group]:
+    """Cut off a meld at the end of a longer run when it shows a sideways (claimed) tile, which a concealed row
+    has not, and the run's widest gap (short of the split limit) parts it from the rest: a meld laid close to the row."""
+    if group.meldlike or len(group.members) < 5:
+        return [group]
+    members = group.members
+    for size in (3, 4):
+        for piece, rest, first in ((members[:size], members[size:], True), (members[-size:], members[:-size], False)):
+            cls = [int(classes[m]) for m in piece]
+            cut = size - 1 if first else len(members) - size - 1  # index into gaps of the boundary
+            if (
+                len(rest) < 1
+                or group.gaps[cut] < max(_PEEL_GAP, max(group.gaps))
+                or not sideways[piece].any()
+                or type_group(cls, opts.face_up_kong).meld is None
+            ):
+                continue
+            gaps = group.gaps
+            if first:
+                meld = Group(list(piece), group.row, gap_before=group.gap_before, gaps=gaps[:cut])
+                remainder = Group(list(rest), group.row, gap_before=gaps[cut], gaps=gaps[cut + 1:])
+            else:
+                remainder = Group(list(rest), group.row, gap_before=group.gap_before, gaps=gaps[:cut])
+                meld = Group(list(piece), group.row, gap_before=gaps[cut], gaps=gaps[cut + 1:])
+            _mark_pieces(meld, classes, sideways, opts)
+            _mark_pieces(remainder, classes, sideways, opts)
+            tail = _peel_claimed_melds(remainder, classes, sideways, opts)
+            return [meld, *tail] if first else [*tail, meld]
+    return [group]
 
 
 def _mark_pieces(group: Group, classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> None:
