@@ -132,6 +132,15 @@ def test_labelstudio_json_min_and_local_files(tmp_path):
     _assert_boxes(tmp_path / "ds", "hand_4", "train", 4)
 
 
+def test_reimport_replaces_and_says_so(tmp_path):
+    folder = _labelstudio_yolo(tmp_path / "lsy")
+    assert import_export(folder, tmp_path / "ds").replaced == []
+    again = import_export(folder, tmp_path / "ds")
+    assert again.replaced == ["IMG_5"] and "--prefix" in again.summary()
+    assert import_export(folder, tmp_path / "ds", prefix="club2_").replaced == []
+    _assert_boxes(tmp_path / "ds", "club2_IMG_5", "train", 5)
+
+
 def test_labelstudio_json_missing_images_are_reported(tmp_path):
     export, _ = _labelstudio_json(tmp_path / "ls")
     report = import_export(export, tmp_path / "ds", images=tmp_path / "elsewhere")

@@ -71,6 +71,7 @@ class ImportReport:
     missing_images: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # boxes or photos that could not be used, with the reason
     renamed: dict[str, str] = field(default_factory=dict)  # source -> dataset name when they differ
+    replaced: list[str] = field(default_factory=list)  # names the dataset already had (their old label is replaced)
 
     def summary(self) -> str:
         lines = [f"{self.format}: {self.photos} photos, {self.boxes} boxes imported ({dict(self.splits)})"]
@@ -79,6 +80,9 @@ class ImportReport:
             lines.append(f"unknown class names (not imported; their photos went to review): {names}")
         if self.missing_images:
             lines.append(f"{len(self.missing_images)} images not found: {', '.join(self.missing_images[:10])}")
+        if self.replaced:
+            lines.append(f"{len(self.replaced)} photos replaced an earlier label of the same name (use --prefix to "
+                         f"keep both): {', '.join(self.replaced[:10])}")
         lines += [f"skipped: {reason}" for reason in self.skipped[:20]]
         return "\n".join(lines)
 
@@ -320,7 +324,7 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
     if photo.image is None or not photo.image.is_file():
         report.missing_images.append(photo.source)
         return
-    base = dataset_name(prefix + Path(photo.source).name)
+    base = (re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_") + dataset_name(photo.source))[:100]
     name, n = base, 2
     while name in used:
         name, n = f"{base}-{n}", n + 1
@@ -352,6 +356,8 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
         except LabelError as exc:
             report.skipped.append(f"{photo.source}: {exc}")
     split = "review" if unknown else photo.split
+    if dataset.find(name) is not None:
+        report.replaced.append(name)
     try:
         dataset.save(name, image, boxes, split=split)
     except LabelError as exc:
