@@ -203,3 +203,20 @@ def test_layouts_never_overlap_hand_tiles() -> None:
         clash = (over_x > 1e-6) & (over_y > g.side + 1e-6)
         np.fill_diagonal(clash[:n_hand], False)
         assert not clash.any(), (seed, np.argwhere(clash)[:3])
+
+
+def test_cli_writes_a_small_set_and_refuses_bad_sizes(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["synth", "--n", "3", "--out", str(tmp_path), "--seed", "2", "--imgsz-max", "256",
+                                 "--val-fraction", "0.34", "--no-art"])
+    assert result.exit_code == 0, result.output
+    assert len(list((tmp_path / "images" / "train").glob("*.jpg"))) == 2
+    assert len(list((tmp_path / "layouts" / "val").glob("*.json"))) == 1
+    layout = json.loads(next((tmp_path / "layouts" / "val").glob("*.json")).read_text())
+    assert max(layout["width"], layout["height"]) <= 256 and layout["scene"]["style"].startswith("drawn:")
+    bad = runner.invoke(app, ["synth", "--n", "1", "--out", str(tmp_path), "--imgsz-min", "900", "--imgsz-max", "800"])
+    assert bad.exit_code == 2 and "image size range" in bad.output

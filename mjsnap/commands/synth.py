@@ -15,7 +15,8 @@ def synth(
     seed: int = typer.Option(0, "--seed", min=0, help="photo i of seed S is always the same"),
     val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.99, help="share written to val"),
     workers: int = typer.Option(1, "--workers", min=1, help="worker processes"),
-    imgsz_min: int = typer.Option(640, "--imgsz-min", min=64, help="smallest long side of a photo"),
+    imgsz_min: int | None = typer.Option(None, "--imgsz-min", min=64,
+                                         help="smallest long side of a photo [default: 640, or --imgsz-max if less]"),
     imgsz_max: int = typer.Option(1280, "--imgsz-max", min=64, help="largest long side of a photo"),
     max_tilt: float = typer.Option(50.0, "--max-tilt", min=0.0, max=70.0, help="largest camera tilt, degrees"),
     no_art: bool = typer.Option(False, "--no-art", help="only our own drawn faces, even when ../shared exists"),
@@ -31,7 +32,8 @@ def synth(
     shared = shared_dir()
     tileart = None if no_art or shared is None else shared / "tileart"
     try:
-        options = SynthOptions(imgsz_min=imgsz_min, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart)
+        low = min(640, imgsz_max) if imgsz_min is None else imgsz_min
+        options = SynthOptions(imgsz_min=low, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart)
     except ValueError as exc:
         console.print(f"[red]mjsnap synth: {exc}[/red]", highlight=False)
         raise typer.Exit(2) from None
