@@ -5,7 +5,7 @@
 - ``not_scored``: the photo was read but the hand is no scorable win (``error`` / ``error_code`` say why);
 - ``error``: the photo could not be processed (unreadable file, bad sidecar, pipeline failure);
 - ``duplicate``: the same bytes as ``duplicate_of``, reported and not scored twice.
-``ms`` and ``finished_at`` are the only fields that differ between two runs over the same photos.
+``ms``, ``cpu_ms`` and ``finished_at`` are the only fields that differ between two runs over the same photos.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 RECORD_SCHEMA = 1
 Status = Literal["scored", "not_scored", "error", "duplicate"]
-TIMING_FIELDS = frozenset({"ms", "finished_at"})
+TIMING_FIELDS = frozenset({"ms", "cpu_ms", "finished_at"})
 
 
 class Detection(BaseModel):
@@ -84,7 +84,8 @@ class PhotoRecord(BaseModel):
     warnings: list[PhotoWarning] = []
     error: str | None = None
     error_code: str | None = None
-    ms: float | None = None
+    ms: float | None = None  # wall time of the per-photo function
+    cpu_ms: float | None = None  # CPU time of its process meanwhile (ms >> cpu_ms: the worker waited for a core)
     finished_at: str = Field(default_factory=lambda: datetime.now(timezone.utc).isoformat(timespec="milliseconds"))
 
     @classmethod

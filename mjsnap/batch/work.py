@@ -5,7 +5,7 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
-from time import perf_counter
+from time import perf_counter, process_time
 from typing import Any
 
 from mjsnap.batch.records import PhotoOutcome, PhotoRecord
@@ -43,7 +43,7 @@ def error_code_of(exc: BaseException) -> str:
 
 def run_task(task: PhotoTask, scorer: PhotoScorer, photo_path: Path | None = None) -> dict[str, Any]:
     """The JSON record of one photo; any exception of the per-photo function becomes an error record."""
-    start = perf_counter()
+    start, cpu_start = perf_counter(), process_time()
     try:
         result = scorer(photo_path or Path(task.path), dict(task.context))
         outcome = result if isinstance(result, PhotoOutcome) else PhotoOutcome.model_validate(result)
@@ -52,6 +52,7 @@ def run_task(task: PhotoTask, scorer: PhotoScorer, photo_path: Path | None = Non
         detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
         record = PhotoRecord(status="error", error=detail, error_code=error_code_of(exc), **task.bookkeeping())
     record.ms = round((perf_counter() - start) * 1000, 1)
+    record.cpu_ms = round((process_time() - cpu_start) * 1000, 1)
     return record.model_dump(mode="json")
 
 
