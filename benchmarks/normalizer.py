@@ -48,7 +48,8 @@ def true_boxes(sample) -> Detections:
     return Detections(np.array([t.box for t in tiles]).reshape(-1, 4), np.ones(len(tiles)), np.array([t.cls for t in tiles]))
 
 
-def run(photos: int, seed: int, detector) -> dict:
+def run(photos: int, seed: int, detector, report=None) -> dict:
+    """Read ``photos`` generated photos; ``report(partial, done)`` is called every 50 photos."""
     tally = {"true_boxes": Counter(), "detector": Counter()}
     failures = {"true_boxes": [], "detector": []}
     ms = {"read": [], "detect": []}
@@ -84,7 +85,13 @@ def run(photos: int, seed: int, detector) -> dict:
                     "warnings": read.warning_codes,
                 })
         print(f"\r{index + 1}/{photos}", end="", file=sys.stderr, flush=True)
+        if report is not None and (index + 1) % 50 == 0 and index + 1 < photos:
+            report(_summary(tally, failures, ms), index + 1)
     print(file=sys.stderr)
+    return _summary(tally, failures, ms)
+
+
+def _summary(tally: dict, failures: dict, ms: dict) -> dict:
     out = {}
     for name, count in tally.items():
         if not count:
@@ -112,17 +119,24 @@ def main() -> None:
 
         detector = TileDetector(args.model)
         model_note = f"{args.model.name} version {detector.version} ({detector.backend})"
-    results = run(args.photos, args.seed, detector)
-    results.update({
-        "photos": args.photos, "seed": args.seed, "model": model_note,
-        "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": platform.platform(),
-    })
+    def write(results: dict, done: int) -> None:
+        results.update({
+            "photos": done, "photos_planned": args.photos, "seed": args.seed, "model": model_note,
+            "date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "machine": platform.platform(),
+        })
+        write_results(results, args.seed, model_note, done, args.photos)
+
+    write(run(args.photos, args.seed, detector, write), args.photos)
+
+
+def write_results(results: dict, seed: int, model_note: str, done: int, planned: int) -> None:
     out_dir = REPO / "benchmarks" / "results"
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "normalizer.json").write_text(json.dumps(results, indent=1, ensure_ascii=False) + "\n")
+    partial = "" if done == planned else f" (partial: {done} of {planned} photos done)"
     lines = [
         "# Normalizer on generated photos", "",
-        f"{args.photos} photos of `mjsnap synth` stream seed {args.seed}; {results['date']}; detector: {model_note}.",
+        f"{done} photos of `mjsnap synth` stream seed {seed}{partial}; {results['date']}; detector: {model_note}.",
         "`exact`: concealed tiles, winning tile and every meld with its type right. `decidable`: the same, forgiving an",
         "added kong laid out like an exposed one and the kind of a four-back kong (both reported as warnings).", "",
         "| detections | photos | hand cut by frame | scored | exact | decidable |", "|---|---|---|---|---|---|",

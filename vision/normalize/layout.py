@@ -87,9 +87,8 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions) -> Layout:
 
 
 def type_groups(groups: list[Group], classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> list[Group]:
-    """Mark groups that look like melds: 3-4 tiles typing as one, or longer runs of touching melds that show a
-    sideways or face-down tile (a concealed row is never cut into melds without such a sign; a run of backs only is
-    a wall, not kongs). Two neighbours of a row split by a narrow gap that together make a meld (and apart make
+    """Mark groups that look like melds: 3-4 tiles typing as one, or longer runs of touching melds (see
+    _mark_pieces; a run of backs only is a wall, not kongs). Two neighbours of a row split by a narrow gap that together make a meld (and apart make
     none, or a pung and its fourth tile) are one group: perspective and a sideways tile can open a gap inside a meld.
     Returns the groups after those merges."""
     for group in groups:
@@ -152,5 +151,8 @@ def _mark_pieces(group: Group, classes: np.ndarray, sideways: np.ndarray, opts: 
         reading = type_group(cls, opts.face_up_kong)
         if reading.meld is not None or reading.needs_kind:
             group.pieces = [(0, len(cls))]
-    elif len(cls) >= 6 and set(cls) != {BACK} and (BACK in cls or sideways[group.members].any()):
-        group.pieces = split_into_melds(cls, opts.face_up_kong) or []
+    elif len(cls) >= 6 and set(cls) != {BACK}:
+        # 6, 9 or 12 tiles can never be a concealed row (13 - 3k or 14 - 3k): always melds when they split; other
+        # lengths only with a sign of melds, a sideways or face-down tile.
+        if len(cls) % 3 == 0 or BACK in cls or sideways[group.members].any():
+            group.pieces = split_into_melds(cls, opts.face_up_kong) or []
