@@ -37,14 +37,15 @@ def wood(rng, h, w):
     ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
     a = rng.uniform(0, math.pi)
     u = xs * math.cos(a) + ys * math.sin(a)
-    warp = _smooth_noise(rng, h, w, 60) * rng.uniform(10, 40)
-    period = rng.uniform(6, 25)
+    # Grain runs mostly straight: a gentle wander of a few periods, plus finer streaks of its own.
+    period = rng.uniform(4, 16)
+    warp = _smooth_noise(rng, h, w, 150) * period * rng.uniform(0.5, 2.5)
     grain = (np.sin((u + warp) / period * 2 * math.pi) * 0.5 + 0.5) ** 3
+    grain = 0.75 * grain + 0.25 * (np.sin((u + warp * 0.5) / (period * 0.23) * 2 * math.pi) * 0.5 + 0.5)
     img = c1 + (c2 - c1) * grain[..., None]
-    if rng.random() < 0.6:  # plank seams
+    if rng.random() < 0.6:  # plank seams, along the grain
         plank = rng.uniform(80, 250)
-        v = xs * -math.sin(a) + ys * math.cos(a)
-        seam = (np.abs(((v % plank) - plank / 2)) > plank / 2 - 1.5).astype(np.float32)
+        seam = (np.abs(((u % plank) - plank / 2)) > plank / 2 - 1.5).astype(np.float32)
         img *= (1 - 0.35 * seam)[..., None]
     return img + sensor_noise(rng, h, w)[..., :1] * 3
 

@@ -248,14 +248,16 @@ def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Gener
         n = int(rng.integers(per_row * (n_rows - 1) + 1, per_row * n_rows + 1))
         gx = float(rng.uniform(x0, max(x0, x1 - per_row)))
         gy = y0 - float(rng.uniform(1.0, 3.0)) - n_rows * g.aspect - g.side
-        grid_angle = float(rng.normal(0, 4))
+        # Half the time the discards are another player's, turned to face that player's seat.
+        grid_angle = float(rng.normal(0, 4)) + float(rng.choice([0, 0, 0, 90, 180, 270]))
         grid = []
         for i in range(n):
             r, c = divmod(i, per_row)
             last_row = r == (n - 1) // per_row
             # Rows touch: only the nearest row shows its side; tiles of the next row cover the rest.
             grid.append(Placement(draw_kind(), "discard", None, False, False, gx + c * 1.03, gy + r * g.aspect,
-                                  grid_angle, side_hidden=not last_row))
+                                  side_hidden=not last_row))
+        grid = _turn_group(grid, grid_angle, g)
         add_if_free(grid)
     if rng.random() < 0.2:  # a stretch of the wall: two layers of face-down tiles, side by side
         n = int(rng.integers(4, 13))
@@ -290,6 +292,17 @@ def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Gener
                     boxes.append(box)
                     break
     return out
+
+
+def _turn_group(group: list[Placement], angle: float, g: Geometry) -> list[Placement]:
+    """Turn a group of tiles as one piece about its centre (each tile turns, and its position moves round)."""
+    a = math.radians(angle)
+    rot = np.array([[math.cos(a), math.sin(a)], [-math.sin(a), math.cos(a)]])  # as footprint() turns corners
+    half = np.array([[p.sprite(g)[0] / 2, p.full_height(g) / 2] for p in group])
+    centres = np.array([[p.x, p.y] for p in group]) + half
+    middle = centres.mean(axis=0)
+    moved = (centres - middle) @ rot.T + middle - half
+    return [replace(p, x=float(x), y=float(y), angle=p.angle + angle) for p, (x, y) in zip(group, moved, strict=True)]
 
 
 def _aabb(poly: np.ndarray, margin: float) -> tuple[float, float, float, float]:
