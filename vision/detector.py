@@ -211,6 +211,13 @@ class TileDetector:
         self.classes: list[str] = list(meta["classes"])
         self.imgsz: int = meta["imgsz"]
         self.conf, self.iou = conf, iou
+        self._two_stage = None
+        if meta.get("design") == "two_stage":  # design (b): tile detector + crop classifier (vision.twostage)
+            from vision.twostage.backend import TwoStageNetworks
+
+            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou)
+            self.backend = self._two_stage.backend
+            return
         present = available_backends(self.model_dir)
         if backend == "auto":
             if not present:
@@ -237,6 +244,8 @@ class TileDetector:
         ``vision.imageio.ImageReadError``.
         """
         loaded = self._as_loaded(image)
+        if self._two_stage is not None:
+            return self._two_stage.detect(loaded)
         boxed, placement = letterbox(loaded.pixels, self.imgsz)
         boxes, confidence, class_id = decode(self.raw_output(to_tensor(boxed)), self.conf, self.iou)
         to_x, to_y = loaded.to_original

@@ -1,0 +1,114 @@
+"""`mjsnap train-two-stage crops|detector|classifier|export`: design (b), a tile detector + a crop classifier.
+
+Needs the `train` extra (torch, ultralytics). Runs write under work/twostage/ and resume from RUN/weights/last.pt.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import typer
+
+two_stage_app = typer.Typer(help="Design (b): class-agnostic tile detector + crop classifier (vision.twostage).", no_args_is_help=True)
+
+
+@two_stage_app.command("crops")
+def crops(
+    data: Path = typer.Option(..., help="dataset config (datasets/*.yaml): its train folders give training crops, val folders val crops"),
+    out: Path = typer.Option(None, help="crop dataset folder (default work/twostage/crops)"),
+    extra_val: Path = typer.Option(None, help="another config whose val folders add val crops (e.g. synthetic, for 'back')"),
+    per_class_limit: int = typer.Option(700, min=1, help="most training crops per class from one folder"),
+    extra_val_limit: int = typer.Option(40, min=1, help="most val crops per class from each extra-val folder"),
+    size: int = typer.Option(64, min=16, help="crop side in pixels (= classifier imgsz)"),
+    jitter: float = typer.Option(0.08, min=0.0, max=0.3, help="training box jitter, share of the box size"),
+    seed: int = typer.Option(0),
+) -> None:
+    """Cut upright square tile crops from labelled photos into an ImageFolder (train/ and val/ by class)."""
+    import json
+
+    from vision.evaluate import val_folders
+    from vision.twostage.crops import CropSettings, CropSource, build_crop_dataset
+    from vision.twostage.training import TWO_STAGE_DIR
+
+    train_settings = CropSettings(size=size, jitter=jitter, per_class_limit=per_class_limit)
+    exact = CropSettings(size=size, jitter=0.0, upside_down=0.0)
+    sources = [CropSource(f, "train", train_settings) for f in val_folders(data, "train")]
+    sources += [CropSource(f, "val", exact) for f in val_folders(data, "val")]
+    if extra_val is not None:
+        limited = CropSettings(size=size, jitter=0.0, upside_down=0.0, per_class_limit=extra_val_limit)
+        sources += [CropSource(f, "val", limited) for f in val_folders(extra_val, "val")]
+    counts = build_crop_dataset(sources, out or TWO_STAGE_DIR / "crops", seed)
+    typer.echo(json.dumps({split: sum(c.values()) for split, c in counts.items()}))
+
+
+@two_stage_app.command("detector")
+def detector(
+    data: Path = typer.Option(None, help="dataset config (datasets/*.yaml); labels of any class count as 'tile'"),
+    epochs: int = typer.Option(4, min=1),
+    imgsz: int = typer.Option(480, min=32),
+    batch: int = typer.Option(16, min=1),
+    pretrained: str = typer.Option("mahjong-detector", help="'mahjong-detector', a local .pt, or 'none' for scratch"),
+    name: str = typer.Option("detector"),
+    resume: Path = typer.Option(None, help="continue from RUN/weights/last.pt"),
+) -> None:
+    """Train the class-agnostic (1-class) tile detector."""
+    from mjsnap.commands.train import _pretrained_start
+    from vision.train import resume as resume_run
+    from vision.twostage.training import train_tile_detector
+
+    if resume is not None:
+        folder = resume_run(resume)
+    elif data is None:
+        raise typer.BadParameter("give --data or --resume", param_hint="--data")
+    else:
+        folder = train_tile_detector(data, epochs, imgsz=imgsz, batch=batch, pretrained=_pretrained_start(pretrained),
+                                     name=name, command=f"mjsnap train-two-stage detector --data {data} --epochs {epochs} --imgsz {imgsz}")
+    typer.echo(f"run folder: {folder}")
+
+
+@two_stage_app.command("classifier")
+def classifier(
+    crops: Path = typer.Option(None, help="crop dataset folder (mjsnap train-two-stage crops)"),
+    epochs: int = typer.Option(6, min=1),
+    imgsz: int = typer.Option(64, min=32, help="must equal the crop size"),
+    batch: int = typer.Option(128, min=1),
+    pretrained: str = typer.Option("mahjong-detector", help="backbone start: 'mahjong-detector', a local .pt, or 'none'"),
+    name: str = typer.Option("classifier"),
+    resume: Path = typer.Option(None, help="continue from RUN/weights/last.pt"),
+) -> None:
+    """Train the crop classifier (yolo11n-cls, 36 classes)."""
+    from mjsnap.commands.train import _pretrained_start
+    from vision.train import resume as resume_run
+    from vision.twostage.training import TWO_STAGE_DIR, train_crop_classifier
+
+    if resume is not None:
+        folder = resume_run(resume)
+    else:
+        folder = train_crop_classifier(crops or TWO_STAGE_DIR / "crops", epochs, imgsz=imgsz, batch=batch,
+                                       pretrained=_pretrained_start(pretrained), name=name)
+    typer.echo(f"run folder: {folder}")
+
+
+@two_stage_app.command("export")
+def export(
+    detector_weights: Path = typer.Option(..., "--detector", help="detector checkpoint (RUN/weights/best.pt)"),
+    classifier_weights: Path = typer.Option(..., "--classifier", help="classifier checkpoint (RUN/weights/best.pt)"),
+    out: Path = typer.Option(None, help="model directory (default models/two_stage)"),
+    detector_imgsz: int = typer.Option(480),
+    classifier_imgsz: int = typer.Option(64),
+    version: str = typer.Option(..., help="model version recorded in meta.json"),
+    train_command: str = typer.Option(..., help="the commands that produced both checkpoints"),
+    data: str = typer.Option(..., help="what they were trained on"),
+) -> None:
+    """Write detector/ and classifier/ (model.pt, model.onnx, model_openvino/) and meta.json with design two_stage."""
+    from mjsnap.paths import MODELS_DIR
+    from vision.twostage.export import export_two_stage
+
+    folder = export_two_stage(detector_weights, classifier_weights, out or MODELS_DIR / "two_stage",
+                              detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz, version=version,
+                              train_command=train_command, data=data)
+    typer.echo(f"model directory: {folder}")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(two_stage_app, name="train-two-stage")

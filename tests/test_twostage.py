@@ -1,0 +1,156 @@
+"""Design (b): crops (upright, jittered, every class), a tiny training of both stages, export, two-stage inference."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from scoring.tiles import CLASS_NAMES
+from vision.tilefaces import render_face
+from vision.twostage.crops import (
+    CropSettings,
+    CropSource,
+    build_crop_dataset,
+    class_folder,
+    class_id_of_folder,
+    cut_tile,
+    jitter_box,
+)
+
+TILE_W, TILE_H = 24, 32
+
+
+def _write_board(root: Path, split: str, name: str, rng: np.random.Generator, sideways: set[int]) -> None:
+    """One photo with every class once in a 9 x 4 grid (classes in `sideways` lie on their side) and its labels."""
+    width, height = 9 * 40, 4 * 44
+    board = np.full((height, width, 3), (40, 110, 60), np.uint8)
+    lines = []
+    for n, kind in enumerate(rng.permutation(len(CLASS_NAMES))):
+        face = np.asarray(render_face(int(kind), size=(TILE_W, TILE_H)))
+        if kind in sideways:
+            face = np.rot90(face, 1)
+        h, w = face.shape[:2]
+        x, y = (n % 9) * 40 + 4, (n // 9) * 44 + 4
+        board[y : y + h, x : x + w] = face
+        lines.append(f"{kind} {(x + w / 2) / width:.5f} {(y + h / 2) / height:.5f} {w / width:.5f} {h / height:.5f}")
+    (root / "images" / split).mkdir(parents=True, exist_ok=True)
+    (root / "labels" / split).mkdir(parents=True, exist_ok=True)
+    Image.fromarray(board).save(root / "images" / split / f"{name}.png")
+    (root / "labels" / split / f"{name}.txt").write_text("\n".join(lines) + "\n")
+
+
+@pytest.fixture(scope="module")
+def boards(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("boards")
+    rng = np.random.default_rng(3)
+    for i in range(4):
+        _write_board(root, "train", f"b{i}", rng, sideways={int(k) for k in rng.choice(34, 4, replace=False)})
+    _write_board(root, "val", "v0", rng, sideways={5, 20})
+    (root / "data.yaml").write_text("train: images/train\nval: images/val\n")
+    return root
+
+
+@pytest.mark.parametrize("turns", [1, 3])
+def test_a_sideways_tile_is_cut_upright(turns):
+    face = np.asarray(render_face(27, size=(48, 64)))  # E: not the same upside down
+    image = np.full((100, 120, 3), 90, np.uint8)
+    lying = np.rot90(face, 4 - turns)  # cut_tile turns it back by `turns` quarter turns
+    image[10 : 10 + lying.shape[0], 20 : 20 + lying.shape[1]] = lying
+    box = [20, 10, 20 + lying.shape[1], 10 + lying.shape[0]]
+    upright = cut_tile(image, box, 64, margin=0.0, quarter_turns=turns).astype(float)
+    expected = np.asarray(Image.fromarray(face).resize((64, 64))).astype(float)
+    assert np.abs(upright - expected).mean() < 12
+    wrong_way = cut_tile(image, box, 64, margin=0.0, quarter_turns=4 - turns).astype(float)
+    assert np.abs(wrong_way - expected).mean() > np.abs(upright - expected).mean() + 10
+
+
+@pytest.mark.parametrize("box", [[-10, -5, 20, 30], [100, 60, 140, 110], [5, 5, 6, 6]])
+def test_crops_at_the_border_keep_their_size(box):
+    image = np.random.default_rng(0).integers(0, 255, (80, 120, 3), dtype=np.uint8)
+    assert cut_tile(image, box, 48).shape == (48, 48, 3)
+
+
+def test_jitter_stays_near_the_box_and_keeps_it_valid():
+    rng = np.random.default_rng(1)
+    box = np.array([10.0, 20.0, 40.0, 60.0])
+    for _ in range(200):
+        moved = jitter_box(box, rng, 0.1)
+        assert np.all(np.abs(moved - box) <= 0.1 * 40 + 1e-9)
+        assert moved[2] > moved[0] and moved[3] > moved[1]
+
+
+@pytest.mark.parametrize("name, expected", [("00_1m", 0), ("34_back", 34), ("35_flower", 35)])
+def test_class_folders_sort_in_class_order(name, expected):
+    assert class_id_of_folder(name) == expected
+    assert class_folder(expected) == name
+    assert sorted(class_folder(i) for i in range(len(CLASS_NAMES))) == [class_folder(i) for i in range(len(CLASS_NAMES))]
+
+
+@pytest.mark.parametrize("name", ["1m", "07_1m", "99_x", "xx_1m"])
+def test_bad_class_folder_names_are_refused(name):
+    with pytest.raises(ValueError):
+        class_id_of_folder(name)
+
+
+def test_crop_dataset_has_every_class_in_every_split(boards, tmp_path):
+    settings = CropSettings(size=32, copies=2)
+    counts = build_crop_dataset(
+        [CropSource(boards / "images/train", "train", settings), CropSource(boards / "images/val", "val", CropSettings(size=32, jitter=0.0, upside_down=0.0))],
+        tmp_path,
+    )
+    assert counts["train"] == {class_folder(i): 8 for i in range(len(CLASS_NAMES))}
+    assert counts["val"] == {class_folder(i): 1 for i in range(len(CLASS_NAMES))}
+    crop = Image.open(next((tmp_path / "val" / "05_6m").iterdir()))
+    assert crop.size == (32, 32)
+
+
+def test_a_split_missing_a_class_is_refused(boards, tmp_path):
+    limited = CropSettings(size=32, per_class_limit=1)
+    images = tmp_path / "one" / "images" / "train"
+    images.mkdir(parents=True)
+    (tmp_path / "one" / "labels" / "train").mkdir(parents=True)
+    Image.open(boards / "images/train/b0.png").save(images / "b0.png")
+    lines = (boards / "labels/train/b0.txt").read_text().splitlines()
+    (tmp_path / "one" / "labels" / "train" / "b0.txt").write_text("\n".join(l for l in lines if not l.startswith("35 ")) + "\n")
+    with pytest.raises(ValueError, match="35_flower"):
+        build_crop_dataset([CropSource(images, "train", limited)], tmp_path / "crops")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
+    from vision.detector import TileDetector
+    from vision.detections import Detections
+    from vision.twostage.export import export_two_stage
+    from vision.twostage.training import train_crop_classifier, train_tile_detector
+
+    crops = tmp_path / "crops"
+    build_crop_dataset(
+        [CropSource(boards / "images/train", "train", CropSettings(size=32)),
+         CropSource(boards / "images/val", "val", CropSettings(size=32, jitter=0.0, upside_down=0.0))],
+        crops,
+    )
+    detector_run = train_tile_detector(boards / "data.yaml", 1, imgsz=64, batch=4, project=tmp_path / "runs")
+    classifier_run = train_crop_classifier(crops, 1, imgsz=32, batch=32, project=tmp_path / "runs")
+    model_dir = export_two_stage(
+        detector_run / "weights" / "best.pt", classifier_run / "weights" / "best.pt", tmp_path / "model",
+        detector_imgsz=64, classifier_imgsz=32, version="tiny", train_command="test", data="boards",
+    )
+    meta = json.loads((model_dir / "meta.json").read_text())
+    assert meta["design"] == "two_stage" and meta["classes"] == list(CLASS_NAMES)
+    image = np.asarray(Image.open(boards / "images/val/v0.png"))
+    results = {}
+    for backend in ("onnxruntime", "openvino"):
+        detector = TileDetector(model_dir, backend=backend, conf=0.0)
+        assert detector.backend == backend
+        dets = detector.detect(image)
+        assert isinstance(dets, Detections) and 0 < len(dets) <= 100
+        assert np.all(dets.xyxy >= 0) and np.all(dets.xyxy[:, 2] <= image.shape[1]) and np.all(dets.xyxy[:, 3] <= image.shape[0])
+        assert np.all((dets.confidence >= 0) & (dets.confidence <= 1))
+        results[backend] = dets
+    assert np.array_equal(results["onnxruntime"].class_id, results["openvino"].class_id)
+    assert np.allclose(results["onnxruntime"].confidence, results["openvino"].confidence, atol=1e-3)

@@ -1,0 +1,7 @@
+"""Design (b): a class-agnostic tile detector followed by a crop classifier over the 36 classes.
+
+- `crops`: tile crops (upright, square-resized) cut from YOLO-labelled photos into an ImageFolder.
+- `training`: the 1-class detector (ultralytics `single_cls`) and the crop classifier (ultralytics classify).
+- `export`: both networks to ONNX + OpenVINO in one model directory (meta.json "design": "two_stage").
+- `backend`: detector -> crops -> batched classifier -> `Detections`.
+"""

@@ -1,0 +1,103 @@
+"""Two-stage inference: the 1-class tile detector finds boxes, the crop classifier names each one.
+
+A two-stage model directory holds meta.json with "design": "two_stage" and two sub-directories laid out like a
+one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.detector's network loaders run both:
+
+    meta.json   {"design": "two_stage", "classes": [36], "imgsz": <detector imgsz>,
+                 "detector": {"imgsz", "files"}, "classifier": {"imgsz", "batch", "margin", "files"}, ...}
+    detector/   1-class YOLO11n (output (1, 5, anchors))
+    classifier/ yolo11n-cls over the 36 classes (output (batch, 36) probabilities)
+
+A detection's class is the classifier's best class and its confidence is detector confidence x classifier
+probability. Only boxes whose detector confidence reaches `conf` are classified (at most MAX_CROPS per photo).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from scoring.tiles import CLASS_NAMES
+from vision.detections import Detections
+from vision.imageio import LoadedImage
+from vision.twostage.crops import cut_tile
+
+DESIGN = "two_stage"
+STAGES = ("detector", "classifier")
+MAX_CROPS = 100  # a photo of one hand with melds and discards holds far fewer tiles
+
+
+def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
+    for stage in STAGES:
+        part = meta.get(stage)
+        if not isinstance(part, dict) or not isinstance(part.get("imgsz"), int) or part["imgsz"] % 32:
+            raise ValueError(f"{model_dir}/meta.json: '{stage}' needs an integer imgsz, a multiple of 32")
+    if not isinstance(meta["classifier"].get("batch"), int) or meta["classifier"]["batch"] < 1:
+        raise ValueError(f"{model_dir}/meta.json: classifier.batch must be a positive integer")
+
+
+class TwoStageNetworks:
+    """Both networks of a two-stage model directory in one backend; `detect` gives the facade's Detections."""
+
+    def __init__(self, model_dir: Path, meta: dict, backend: str, conf: float, iou: float) -> None:
+        from vision.detector import _LOADERS, BACKENDS, ModelNotFoundError, available_backends
+
+        check_two_stage_meta(meta, model_dir)
+        self.model_dir = Path(model_dir)
+        present = [b for b in available_backends(self.model_dir / "detector") if b in available_backends(self.model_dir / "classifier")]
+        if backend == "auto":
+            if not present:
+                raise ModelNotFoundError(f"{self.model_dir}: detector/ and classifier/ share no model format")
+            backend = present[0]
+        elif backend not in BACKENDS:
+            raise ValueError(f"unknown backend {backend!r}; choose one of auto, {', '.join(BACKENDS)}")
+        self.backend = backend
+        self.detector_imgsz = meta["detector"]["imgsz"]
+        self.classifier_imgsz = meta["classifier"]["imgsz"]
+        self.batch = meta["classifier"]["batch"]
+        self.margin = float(meta["classifier"].get("margin", 0.06))
+        self.conf, self.iou = conf, iou
+        self._detector = _LOADERS[backend](self.model_dir / "detector")
+        self._classifier = _LOADERS[backend](self.model_dir / "classifier")
+
+    def find_tiles(self, loaded: LoadedImage) -> tuple[np.ndarray, np.ndarray]:
+        """Tile boxes (xyxy, working-image pixels) and detector confidences, best first."""
+        from vision.detector import decode, letterbox, to_tensor
+
+        boxed, placement = letterbox(loaded.pixels, self.detector_imgsz)
+        output = np.asarray(self._detector(to_tensor(boxed)), dtype=np.float32)
+        if output.ndim != 3 or output.shape[1] != 5:
+            raise ValueError(f"{self.model_dir}/detector ({self.backend}): output {output.shape} is not (1, 5, N)")
+        boxes, confidence, _ = decode(output, self.conf, self.iou, MAX_CROPS)
+        pad = np.array([placement.pad_x, placement.pad_y, placement.pad_x, placement.pad_y], np.float32)
+        gain = np.array([placement.gain_x, placement.gain_y, placement.gain_x, placement.gain_y], np.float32)
+        boxes = (boxes - pad) / gain
+        height, width = loaded.pixels.shape[:2]
+        return np.clip(boxes, 0, [width, height, width, height]), confidence
+
+    def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, 36) class probabilities of the tiles in boxes (pixels of rgb)."""
+        crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, self.margin) for box in boxes]) if len(boxes) else None
+        out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
+        for start in range(0, len(boxes), self.batch):
+            chunk = crops[start : start + self.batch]
+            batch = np.zeros((self.batch, *chunk.shape[1:]), np.uint8)  # exports have a fixed batch size
+            batch[: len(chunk)] = chunk
+            tensor = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255)
+            probs = np.asarray(self._classifier(tensor), dtype=np.float32)
+            if probs.shape != (self.batch, len(CLASS_NAMES)):
+                raise ValueError(f"{self.model_dir}/classifier ({self.backend}): output {probs.shape} is not ({self.batch}, 36)")
+            out[start : start + len(chunk)] = probs[: len(chunk)]
+        return out
+
+    def detect(self, loaded: LoadedImage) -> Detections:
+        boxes, det_conf = self.find_tiles(loaded)
+        probs = self.classify(loaded.pixels, boxes)
+        class_id = probs.argmax(1) if len(boxes) else np.zeros(0, np.int64)
+        confidence = det_conf * probs[np.arange(len(boxes)), class_id]
+        keep = confidence >= self.conf
+        to_x, to_y = loaded.to_original
+        scaled = boxes * [to_x, to_y, to_x, to_y]
+        scaled = np.clip(scaled, 0, [loaded.width, loaded.height, loaded.width, loaded.height])
+        return Detections(scaled[keep], confidence[keep], class_id[keep])

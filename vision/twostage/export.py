@@ -1,0 +1,94 @@
+"""Ship a two-stage model: detector/ and classifier/ (each model.pt, model.onnx, model_openvino/) and meta.json."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from scoring.tiles import CLASS_NAMES
+from vision.train import configure_offline, use_all_cores
+from vision.twostage.backend import DESIGN
+from vision.twostage.crops import MARGIN, class_folder
+
+CLASSIFIER_BATCH = 16  # crops per classifier call; the exports have this fixed batch size
+FORMATS = ("onnx", "openvino")
+
+
+def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_names) -> dict[str, str]:
+    from ultralytics import YOLO
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    checkpoint = Path(checkpoint)
+    if not checkpoint.is_file():
+        raise FileNotFoundError(f"{checkpoint} does not exist")
+    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
+        staged = Path(tmp) / "model.pt"
+        strip_optimizer(checkpoint, str(staged))
+        check_names(YOLO(str(staged)).names, checkpoint)
+        exported = {}
+        for fmt in FORMATS:
+            kwargs = {"simplify": True} if fmt == "onnx" else {"half": False}
+            exported[fmt] = Path(YOLO(str(staged)).export(format=fmt, imgsz=imgsz, batch=batch, device="cpu", **kwargs))
+        if out.exists():
+            shutil.rmtree(out)
+        out.mkdir(parents=True)
+        shutil.copy2(staged, out / "model.pt")
+        shutil.copy2(exported["onnx"], out / "model.onnx")
+        shutil.copytree(exported["openvino"], out / "model_openvino")
+    return {"pt": "model.pt", "onnx": "model.onnx", "openvino": "model_openvino"}
+
+
+def _check_detector_names(names: dict[int, str], checkpoint: Path) -> None:
+    if len(names) != 1:
+        raise ValueError(f"{checkpoint}: a tile detector has one class, this one has {len(names)}")
+
+
+def _check_classifier_names(names: dict[int, str], checkpoint: Path) -> None:
+    expected = [class_folder(i) for i in range(len(CLASS_NAMES))]
+    if [names[i] for i in range(len(names))] != expected:
+        raise ValueError(f"{checkpoint}: classifier classes must be the crop folders {expected[:3]}... in order")
+
+
+def export_two_stage(
+    detector: Path,
+    classifier: Path,
+    model_dir: Path,
+    *,
+    detector_imgsz: int,
+    classifier_imgsz: int,
+    version: str,
+    train_command: str,
+    data: Any,
+    metrics: dict | None = None,
+) -> Path:
+    """Write the two-stage model directory (replacing its stages) that TileDetector loads when meta says two_stage."""
+    configure_offline()
+    use_all_cores()
+    model_dir = Path(model_dir)
+    model_dir.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "design": DESIGN,
+        "version": version,
+        "classes": list(CLASS_NAMES),
+        "imgsz": detector_imgsz,
+        "detector": {
+            "imgsz": detector_imgsz,
+            "files": _export_stage(detector, model_dir / "detector", detector_imgsz, 1, _check_detector_names),
+        },
+        "classifier": {
+            "imgsz": classifier_imgsz,
+            "batch": CLASSIFIER_BATCH,
+            "margin": MARGIN,
+            "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
+        },
+        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "train_command": train_command,
+        "data": data,
+        "metrics": metrics or {},
+    }
+    (model_dir / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return model_dir
