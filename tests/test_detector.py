@@ -11,6 +11,7 @@ import pytest
 from PIL import Image
 
 from detector_model import TINY_IMGSZ, build_tiny_model, tile_scene
+from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.detector import BACKENDS, ModelNotFoundError, TileDetector, decode, letterbox, nms, to_tensor
 from vision.imageio import ImageReadError, read_image
@@ -253,3 +254,73 @@ def test_unreadable_file_raises_image_read_error(tiny_model: Path, tmp_path: Pat
     text.write_text("not a photo")
     with pytest.raises(ImageReadError, match="hand.jpg: not a readable image"):
         TileDetector(tiny_model).detect(text)
+
+
+# --- the shipped model, through the whole photo path ----------------------------------------------------------
+
+SHIPPED = MODELS_DIR / "current"
+PHONE_PHOTOS = 6
+
+
+@pytest.fixture(scope="module")
+def phone_photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
+    """Generated hands, each as a plain PNG and as a phone would write it: enlarged to 12 MP, pixels stored sideways
+    with EXIF orientation 6, JPEG. Labels are the generator's boxes, scaled to the upright 12 MP frame for the JPEG.
+    """
+    from test_shipped_model import GENERATED_SEED
+
+    from vision import evaluate as ev
+    from vision.synth.scene import SynthOptions, make_sample
+
+    folder = tmp_path_factory.mktemp("phone")
+    photos: dict[str, list] = {"png": [], "phone": []}
+    for index in range(PHONE_PHOTOS):
+        sample = make_sample(GENERATED_SEED, index, SynthOptions(imgsz_min=640, imgsz_max=800, max_tilt=35.0))
+        boxes = np.array([tile.box for tile in sample.tiles]).reshape(-1, 4)
+        classes = np.array([tile.cls for tile in sample.tiles])
+        plain = folder / f"{index}.png"
+        Image.fromarray(sample.image).save(plain)
+        photos["png"].append(ev.LabelledImage(plain, boxes, classes))
+        factor = 4032 / max(sample.image.shape[:2])
+        upright = Image.fromarray(sample.image).resize(
+            (round(sample.image.shape[1] * factor), round(sample.image.shape[0] * factor)), Image.Resampling.BICUBIC
+        )
+        exif = Image.Exif()
+        exif[ORIENTATION_TAG] = 6
+        phone = folder / f"{index}.jpg"
+        upright.transpose(Image.Transpose.ROTATE_90).save(phone, quality=92, exif=exif.tobytes())
+        to_upright = np.tile([upright.width / sample.image.shape[1], upright.height / sample.image.shape[0]], 2)
+        photos["phone"].append(ev.LabelledImage(phone, boxes * to_upright, classes))
+    return photos
+
+
+def _evaluate(photos: list, backend: str):
+    from vision import evaluate as ev
+
+    predictor, chosen = ev.detector_predictor(SHIPPED, backend)
+    return ev.evaluate(predictor, photos, 0.25, "current", f"{photos[0].path.suffix} photos ({chosen})")
+
+
+needs_shipped = pytest.mark.skipif(not (SHIPPED / "meta.json").is_file(), reason="no shipped model in models/current")
+
+
+@pytest.mark.slow
+@needs_shipped
+def test_shipped_model_reads_a_12mp_rotated_jpeg_as_well_as_the_plain_image(phone_photos: dict) -> None:
+    """Decoding, EXIF rotation, the one downscale and the mapping back to 12 MP pixels cost no accuracy."""
+    plain, phone = _evaluate(phone_photos["png"], "auto"), _evaluate(phone_photos["phone"], "auto")
+    assert phone.map50 == pytest.approx(plain.map50, abs=0.05), (plain.summary(), phone.summary())
+    assert phone.tile_accuracy == pytest.approx(plain.tile_accuracy, abs=0.05), (plain.summary(), phone.summary())
+
+
+@pytest.mark.slow
+@needs_shipped
+def test_shipped_model_meets_its_recorded_accuracy_on_phone_photos(phone_photos: dict) -> None:
+    """The default detector (OpenVINO) and ONNX Runtime meet the tile accuracy recorded for the shipped model
+    (tests/test_shipped_model.py) on phone-like JPEGs, and agree with each other."""
+    from test_shipped_model import MIN_TILE_ACCURACY_GENERATED
+
+    reports = [_evaluate(phone_photos["phone"], backend) for backend in ("auto", "onnxruntime")]
+    for report in reports:
+        assert report.tile_accuracy >= MIN_TILE_ACCURACY_GENERATED, report.summary()
+    assert reports[0].tile_accuracy == pytest.approx(reports[1].tile_accuracy, abs=0.02)
