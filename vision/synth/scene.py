@@ -1,12 +1,15 @@
 """One synthetic photo: hand -> layout on the table -> tiles drawn on the table plane -> camera warp over a
-background -> photo effects, with a label for every tile that can be seen.
+background -> fingers -> photo effects, with a label for every tile that can be seen.
 
-Label rule: a tile's box is the axis-aligned bounds of its visible top surface and near side after the warp,
-clipped to the image. A tile is labelled when at least MIN_VISIBLE of that box lies inside the image and the clipped
-box is at least MIN_SIDE_PX on both sides; otherwise it is mostly out of frame and gets no label (it is still drawn).
-Tiles never overlap on the table (the layout rejects overlaps), so no labelled tile is hidden behind another; a
-tile whose near side is covered by a touching tile (rows of discards, a stacked added-kong tile) is drawn and
-boxed without that side.
+Label rule, in three steps:
+1. Covered by other tiles (a wall's lower layer, a heap, a stacked tile): the owner map records which tile is seen
+   at each plane pixel. A tile with under MIN_UNCOVERED of its drawn pixels still seen gets no label; one partly
+   covered is boxed by what is seen; one (almost) uncovered is boxed by its sprite corners. A tile whose near side
+   lies under a touching tile (rows of discards, a stacked added-kong tile) is drawn and boxed without that side.
+2. Covered by a finger: the same, in photo pixels, against the finger mask.
+3. Out of frame: the box (axis-aligned bounds of the seen outline after the warp) is clipped to the photo; it is
+   kept when at least MIN_VISIBLE of it lies inside and the clipped box is at least MIN_SIDE_PX on both sides.
+Unlabelled tiles are still drawn. Discards and clutter that fall wholly outside the photo are not drawn at all.
 """
 
 from __future__ import annotations
