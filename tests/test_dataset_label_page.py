@@ -90,3 +90,29 @@ def test_saved_label_is_reopened_and_a_deleted_box_is_saved_for_later(tmp_path, 
     assert not at.exception, at.exception
     saved = LabelDataset(tmp_path / "labels").load("hand_1", "review")
     assert [CLASS_NAMES[b.cls] for b in saved] == ["5p", "C"]
+
+
+def test_photos_start_from_the_models_boxes(tmp_path, monkeypatch, photos):
+    pytest.importorskip("ultralytics")
+    from detector_model import build_tiny_model
+
+    from vision.detector import TileDetector
+
+    model = build_tiny_model(tmp_path / "model", imgsz=64)
+    monkeypatch.setenv("MJSNAP_MODEL_DIR", str(model))
+    rows, note = label_page.initial_rows(LabelDataset(tmp_path / "ds"), "hand_1", photos / "hand 1.jpg", "en")
+    dets = TileDetector(model).detect(label_page.upright(photos / "hand 1.jpg"))
+    assert note == "pre-labelled by model tiny-test: check every box"
+    usable = [(c, b) for c, b in zip(dets.class_id, dets.xyxy) if b[2] > b[0] and b[3] > b[1]]  # no empty boxes
+    assert len(usable) > 0
+    assert [r["cls"] for r in rows] == [CLASS_NAMES[c] for c, _ in usable]
+    assert [[r[k] for k in ("x1", "y1", "x2", "y2")] for r in rows] == [[round(float(v), 1) for v in b] for _, b in usable]
+
+
+def test_a_damaged_saved_label_is_said_and_replaced(tmp_path, monkeypatch, photos):
+    monkeypatch.setenv("MJSNAP_MODEL_DIR", str(tmp_path / "no-model"))
+    dataset = LabelDataset(tmp_path / "ds")
+    dataset.save("hand_1", label_page.upright(photos / "hand 1.jpg"), [LabelBox(0, (1, 1, 9, 9))])
+    dataset.label_path("hand_1", "train").write_text("garbage line\n")
+    rows, note = label_page.initial_rows(dataset, "hand_1", photos / "hand 1.jpg", "en")
+    assert rows == [] and "is not 'class xc yc w h'" in note and "no model" in note

@@ -272,9 +272,10 @@ def _checkpoint_facts(checkpoint: Path) -> tuple[int, Any, str]:
 
     ckpt = torch.load(checkpoint, map_location="cpu", weights_only=False)
     args = ckpt.get("train_args") or {}
-    settings = Path(checkpoint).parent.parent / "mjsnap_settings.json"
-    command = json.loads(settings.read_text()).get("command", "") if settings.is_file() else ""
-    return int(args.get("imgsz", 480)), args.get("data"), command
+    settings_file = Path(checkpoint).parent.parent / "mjsnap_settings.json"
+    settings = json.loads(settings_file.read_text()) if settings_file.is_file() else {}
+    # the dataset the person named (mjsnap_settings.json), not ultralytics' resolved copy of it
+    return int(args.get("imgsz", 480)), settings.get("data", args.get("data")), settings.get("command", "")
 
 
 def candidate_model_dir(candidate: Path, out: Path) -> Path:

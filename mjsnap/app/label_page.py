@@ -84,14 +84,26 @@ def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tup
     """The photo's saved label, else the current model's detections, else nothing; with a note saying which."""
     split = dataset.find(name)
     if split is not None:
-        return rows_from_boxes(dataset.load(name, split)), txt("from_saved", lang, split=split)
+        try:
+            return rows_from_boxes(dataset.load(name, split)), txt("from_saved", lang, split=split)
+        except (LabelError, OSError) as exc:  # a damaged label: start over from the model, and say so
+            broken = f"{dataset.label_path(name, split)}: {exc}"
+    else:
+        broken = None
     try:
         detector = recognize.load_detector(str(recognize.model_dir()))
         dets = detector.detect(upright(path))
     except (FileNotFoundError, ValueError, OSError) as exc:
-        return [], txt("no_model", lang, error=exc)
-    boxes = [LabelBox(int(c), tuple(map(float, b))) for c, b in zip(dets.class_id, dets.xyxy)]
-    return rows_from_boxes(boxes), txt("from_model", lang, version=detector.version)
+        return [], " ".join(filter(None, [broken, txt("no_model", lang, error=exc)]))
+    rows = [row for c, b in zip(dets.class_id, dets.xyxy) for row in _detection_row(int(c), b)]
+    return rows, " ".join(filter(None, [broken, txt("from_model", lang, version=detector.version)]))
+
+
+def _detection_row(cls: int, box) -> list[dict]:
+    try:
+        return rows_from_boxes([LabelBox(cls, tuple(map(float, box)))])
+    except LabelError:  # a degenerate box is of no use to a person either
+        return []
 
 
 def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], done: bool):
