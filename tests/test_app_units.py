@@ -48,7 +48,7 @@ def test_every_name_table_covers_its_domain():
 def test_translator_and_tile_names():
     assert tr("en")("tile_count", n=3) == "3 tiles"
     assert tr("zh")("tile_count", n=3) == "共 3 张"
-    assert tr("xx")("score_button") == "算分"  # unknown language falls back to 中文
+    assert tr("xx")("done") == "完成"  # an unknown language falls back to 中文
     assert (tile_name(13, "zh"), tile_name(13, "en"), tile_name(34, "en")) == ("五筒", "5 Dots", "back")
 
 

@@ -48,7 +48,7 @@ def start_new_hand() -> None:
         st.session_state[f"ctx-bet-{seat}"] = min(bet, MAX_BET)
 
 
-def _option_widget(section: str, name: str, field, value, lang: str):
+def _option_widget(section: str, name: str, field, value):
     key = f"opt-{section}-{name}"
     label = f"{section}.{name}"
     help_text = field.description
@@ -67,7 +67,7 @@ def _option_widget(section: str, name: str, field, value, lang: str):
     return json.loads(text)
 
 
-def rule_options(ruleset: str, t, lang: str) -> tuple[RuleOptions | None, str | None]:
+def rule_options(ruleset: str, t) -> tuple[RuleOptions | None, str | None]:
     """The switches of the chosen rule set's section (defaults = SPEC's recommendation)."""
     section = SECTION_OF[ruleset]
     defaults: BaseModel = getattr(RuleOptions(), section)
@@ -77,7 +77,7 @@ def rule_options(ruleset: str, t, lang: str) -> tuple[RuleOptions | None, str | 
             for name, field in type(defaults).model_fields.items():
                 if name in FIXED_BY_RULESET.get(ruleset, ()):
                     continue
-                value = _option_widget(section, name, field, getattr(defaults, name), lang)
+                value = _option_widget(section, name, field, getattr(defaults, name))
                 if value != getattr(defaults, name):
                     overrides[f"{section}.{name}"] = value
         return RuleOptions().with_overrides(overrides), None
@@ -99,7 +99,7 @@ def show(draft: Draft, t, lang: str) -> HandSetup:
     ruleset = st.selectbox(
         t("ruleset"), RULESETS, key="ctx-ruleset", format_func=lambda r: pick(RULESET_NAMES[r], lang)
     )
-    options, option_error = rule_options(ruleset, t, lang)
+    options, option_error = rule_options(ruleset, t)
 
     seats = list(range(N_SEATS))
     players = state.ledger().players

@@ -8,7 +8,6 @@ label knows that box was not a tile.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, replace
 from typing import Literal
 
@@ -245,16 +244,3 @@ def from_text(concealed: str, win: str | None = None) -> Draft:
         tiles += [DraftTile(k, "win") for k in parse_tiles(win)[:1]]
     return Draft(tuple(tiles))
 
-
-def corrections(origin: Draft, draft: Draft) -> Counter:
-    """What changed between two drafts of one photo, counted by kind of edit (for the label saver's message)."""
-    counts: Counter = Counter()
-    for before, after in zip(origin.tiles, draft.tiles):
-        if before.kind != after.kind:
-            counts["kind"] += 1
-        if before.place != after.place or before.meld != after.meld:
-            counts["place"] += 1
-    counts["added"] = max(len(draft.tiles) - len(origin.tiles), 0)
-    if origin.meld_types != draft.meld_types:
-        counts["melds"] += 1
-    return +counts

@@ -17,7 +17,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "nav_dice": ("🎲 骰子", "🎲 Dice"),
     "nav_weimaque": ("🀄 偎麻雀", "🀄 Weimaque"),
     "nav_label": ("🏷 标注", "🏷 Label"),
-    "language": ("语言 Language", "Language 语言"),
     # photo input
     "photo_header": ("1 · 拍下亮出的牌", "1 · Photo of the revealed hand"),
     "upload": ("上传或拍照（手机可直接打开相机）", "Upload or take a photo (opens the phone camera)"),
@@ -48,7 +47,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "tile_count": ("共 {n} 张", "{n} tiles"),
     "read_warnings": ("识别提示", "Reading notes"),
     "add_tile": ("＋ 加一张牌", "+ Add a tile"),
-    "new_meld_from": ("＋ 新副露", "+ New meld"),
     "reset_hand": ("↺ 恢复识别结果", "↺ Back to the reading"),
     # editor
     "editing": ("修改第 {n} 张：{name}", "Fixing tile {n}: {name}"),
@@ -72,7 +70,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "context_header": ("3 · 规则和这一局", "3 · Rules and this hand"),
     "ruleset": ("规则", "Rules"),
     "rule_options": ("规则选项", "Rule options"),
-    "option_json": ("（JSON）", "(JSON)"),
     "bad_option": ("规则选项有误：{detail}", "A rule option is not valid: {detail}"),
     "seats_bets": ("座位和下注", "Seats and bets"),
     "winner": ("赢家", "Winner"),
@@ -92,7 +89,6 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bad_context": ("这一局的情况有误：{detail}", "The hand's situation is not valid: {detail}"),
     # result
     "result_header": ("4 · 结果", "4 · Result"),
-    "score_button": ("算分", "Score"),
     "shapes": ("牌型", "Shape"),
     "not_a_win": ("不能胡：{detail}", "Not a win: {detail}"),
     "hand_problem": ("这手牌还不完整：{detail}", "The hand is not complete yet: {detail}"),
@@ -118,14 +114,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "no_waits": ("这手牌没有听牌（在这个规则下）", "This hand waits on nothing (under these rules)"),
     "wait_not_allowed": ("不能胡：{detail}", "cannot win: {detail}"),
     "wait_scores": ("{name} 得 {points}", "{name} gets {points}"),
-    "wrong_count": ("需要 13 张（听牌）或 14 张（胡牌），现在是 {n} 张", "Needs 13 tiles (waits) or 14 (a win); now {n}"),
     # ledger
     "ledger_header": ("记分表", "Game ledger"),
     "players": ("玩家名字", "Player names"),
     "seat_n": ("座位 {n}", "Seat {n}"),
     "rename": ("改名", "Rename"),
     "next_dealer": ("下一局庄家：{name}", "Next dealer: {name}"),
-    "totals": ("总分", "Totals"),
     "hand_no": ("局", "Hand"),
     "drawn": ("荒庄", "drawn"),
     "record_draw": ("记一局荒庄（庄家连庄）", "Record a drawn hand (the dealer stays)"),

@@ -31,9 +31,9 @@ def _from_sample() -> None:
 
 
 def _from_text() -> None:
-    t_text, t_win = st.session_state.typed_tiles.strip(), st.session_state.typed_win.strip()
+    tiles, win = st.session_state.typed_tiles.strip(), st.session_state.typed_win.strip()
     try:
-        draft = from_text(t_text, t_win or None)
+        draft = from_text(tiles, win or None)
     except (TileParseError, ValueError) as exc:
         st.session_state.photo_error = ("bad_tiles", str(exc))
         return

@@ -6,11 +6,15 @@ import os
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import streamlit as st
 
 from mjsnap.paths import MODELS_DIR
+
+if TYPE_CHECKING:
+    from vision.normalize import ReadHand
 
 
 @dataclass(frozen=True)
@@ -21,7 +25,7 @@ class Reading:
     to_original: tuple[float, float]
     width: int
     height: int
-    read: object  # vision.normalize.ReadHand
+    read: ReadHand
     model_version: str
     ms: dict[str, float]
 
