@@ -81,6 +81,7 @@ def page(server):
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
         context = browser.new_context(viewport=PHONE, device_scale_factor=2, locale="zh-CN")
         page = context.new_page()
+        page.set_default_timeout(180_000)  # a shared, busy CI machine can be slow to render and screenshot
         page.goto(server)
         page.get_by_text("麻将拍照算分").wait_for(timeout=120_000)
         yield page

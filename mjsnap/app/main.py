@@ -1,4 +1,5 @@
-"""The app's frame: page setup, language switch, navigation between the score, ledger and dice pages."""
+"""The app's frame: page setup, a compact header with the language switch (a phone shows it in one line), and
+navigation between the pages."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ def run() -> None:
     st.set_page_config(page_title="mjsnap", page_icon="🀄", layout="centered")
     state.init()
     with st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=True):
-        st.title(tr(state.lang())("app_title"), width="content")
+        st.markdown(f"### {tr(state.lang())('app_title')}", width="content")
         st.radio(
             "Language", LANGS, key="lang", format_func=LANG_LABELS.get, horizontal=True,
             label_visibility="collapsed", width="content",
