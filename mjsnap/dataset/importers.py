@@ -209,10 +209,15 @@ def _image_index(images: Path | None) -> dict[str, Path]:
     return {p.name: p for p in sorted(Path(images).rglob("*")) if p.suffix.lower() in IMAGE_SUFFIXES}
 
 
-def _find_image(url: str, index: dict[str, Path]) -> Path | None:
+def _url_file_name(url: str) -> str:
+    """The file name a Label Studio URL (or a plain path) points at."""
     parsed = urllib.parse.urlparse(url)
     local = urllib.parse.parse_qs(parsed.query).get("d")  # /data/local-files/?d=folder/IMG.jpg
-    name = Path(urllib.parse.unquote(local[0] if local else parsed.path)).name
+    return Path(urllib.parse.unquote(local[0] if local else parsed.path)).name
+
+
+def _find_image(url: str, index: dict[str, Path]) -> Path | None:
+    name = _url_file_name(url)
     if name in index:
         return index[name]
     upload = _LABEL_STUDIO_UPLOAD.match(name)
@@ -292,7 +297,7 @@ def read_labelstudio_json(path: Path, images: Path | None, report: ImportReport)
 
 def dataset_name(source: str) -> str:
     """A LabelDataset name for a source file: its stem with other characters replaced by '_'."""
-    stem = Path(urllib.parse.unquote(urllib.parse.urlparse(source).path)).stem
+    stem = Path(_url_file_name(source)).stem
     upload = _LABEL_STUDIO_UPLOAD.match(stem)
     stem = upload.group(1) if upload else stem
     name = re.sub(r"[^A-Za-z0-9_.-]", "_", stem).replace("..", "_").lstrip("._-")[:100]
