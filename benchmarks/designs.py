@@ -65,7 +65,7 @@ def run_design(label: str, model_dir: Path, backend: str, images: list[ev.Labell
     timing = latency_ms(model_dir, backend, [item.path for item in images[:LATENCY_IMAGES]])
     print(f"{label}: latency {timing}", flush=True)
     meta = json.loads((model_dir / "meta.json").read_text())
-    return {"label": label, "model_dir": str(model_dir), "design": meta.get("design", "one_stage"),
+    return {"label": label, "model_dir": str(model_dir), "version": meta.get("version"), "design": meta.get("design", "one_stage"),
             "report": json.loads(report.model_dump_json()), "latency": timing}
 
 
@@ -83,7 +83,7 @@ def markdown(results: list[dict], data_name: str, machine: str) -> str:
     for r in results:
         p, t = r["report"], r["latency"]
         lines.append(
-            f"| {r['label']} | `{r['model_dir']}` | {p['images']} | {p['true_tiles']} | {p['map50']:.4f} | {p['map50_95']:.4f} "
+            f"| {r['label']} | `{r['model_dir']}` {r['version']} | {p['images']} | {p['true_tiles']} | {p['map50']:.4f} | {p['map50_95']:.4f} "
             f"| {p['tile_accuracy']:.4f} | {p['tile_errors']} ({p['missed']}/{p['misclassified']}/{p['extra']}) "
             f"| {p['exact_match']:.4f} | {t['median_ms']} ms ({t['backend']}) |"
         )

@@ -126,7 +126,8 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
     from vision.detector import TileDetector
     from vision.detections import Detections
     from vision.twostage.export import export_two_stage
-    from vision.twostage.training import train_crop_classifier, train_tile_detector
+    from vision.twostage.fastcls import train_fast_classifier
+    from vision.twostage.training import train_tile_detector
 
     crops = tmp_path / "crops"
     build_crop_dataset(
@@ -135,7 +136,7 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
         crops,
     )
     detector_run = train_tile_detector(boards / "data.yaml", 1, imgsz=64, batch=4, project=tmp_path / "runs")
-    classifier_run = train_crop_classifier(crops, 1, imgsz=32, batch=32, project=tmp_path / "runs")
+    classifier_run = train_fast_classifier(crops, tmp_path / "runs" / "classifier", minutes=2, max_epochs=1, batch=32)
     model_dir = export_two_stage(
         detector_run / "weights" / "best.pt", classifier_run / "weights" / "best.pt", tmp_path / "model",
         detector_imgsz=64, classifier_imgsz=32, version="tiny", train_command="test", data="boards",

@@ -69,23 +69,33 @@ def detector(
 @two_stage_app.command("classifier")
 def classifier(
     crops: Path = typer.Option(None, help="crop dataset folder (mjsnap train-two-stage crops)"),
-    epochs: int = typer.Option(6, min=1),
+    trainer: str = typer.Option("fast", help="'fast' (in-memory crops, batch augmentation; vision.twostage.fastcls) or 'ultralytics'"),
+    minutes: float = typer.Option(16.0, min=0.1, help="fast trainer: wall-time budget (the cosine schedule fits it)"),
+    epochs: int = typer.Option(30, min=1, help="most epochs (the ultralytics trainer runs exactly this many)"),
     imgsz: int = typer.Option(64, min=32, help="must equal the crop size"),
     batch: int = typer.Option(128, min=1),
     pretrained: str = typer.Option("mahjong-detector", help="backbone start: 'mahjong-detector', a local .pt, or 'none'"),
     name: str = typer.Option("classifier"),
-    resume: Path = typer.Option(None, help="continue from RUN/weights/last.pt"),
+    val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (e.g. s1_)"),
+    resume: Path = typer.Option(None, help="ultralytics trainer: continue from RUN/weights/last.pt"),
 ) -> None:
     """Train the crop classifier (yolo11n-cls, 36 classes)."""
     from mjsnap.commands.train import _pretrained_start
     from vision.train import resume as resume_run
     from vision.twostage.training import TWO_STAGE_DIR, train_crop_classifier
 
+    crops = crops or TWO_STAGE_DIR / "crops"
     if resume is not None:
         folder = resume_run(resume)
+    elif trainer == "fast":
+        from vision.twostage.fastcls import train_fast_classifier
+
+        folder = train_fast_classifier(crops, TWO_STAGE_DIR / "runs" / name, minutes=minutes, max_epochs=epochs, batch=batch,
+                                       pretrained=_pretrained_start(pretrained), val_name_prefix=val_prefix)
+    elif trainer == "ultralytics":
+        folder = train_crop_classifier(crops, epochs, imgsz=imgsz, batch=batch, pretrained=_pretrained_start(pretrained), name=name)
     else:
-        folder = train_crop_classifier(crops or TWO_STAGE_DIR / "crops", epochs, imgsz=imgsz, batch=batch,
-                                       pretrained=_pretrained_start(pretrained), name=name)
+        raise typer.BadParameter("choose 'fast' or 'ultralytics'", param_hint="--trainer")
     typer.echo(f"run folder: {folder}")
 
 

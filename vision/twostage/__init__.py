@@ -2,6 +2,7 @@
 
 - `crops`: tile crops (upright, square-resized) cut from YOLO-labelled photos into an ImageFolder.
 - `training`: the 1-class detector (ultralytics `single_cls`) and the crop classifier (ultralytics classify).
+- `fastcls`: a lean in-memory training loop for the same classifier (the one used for the shipped comparison).
 - `export`: both networks to ONNX + OpenVINO in one model directory (meta.json "design": "two_stage").
 - `backend`: detector -> crops -> batched classifier -> `Detections`.
 """

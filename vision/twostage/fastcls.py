@@ -1,0 +1,193 @@
+"""A lean training loop for the crop classifier (yolo11n-cls), much cheaper per CPU-second than ultralytics' own.
+
+Measured here: ultralytics' classify trainer (per-crop PIL decoding and RandAugment, workers=0) ran at ~15 crops/s
+on this busy 2-core machine, too slow for an epoch in the time there was. This loop holds every crop in memory as
+one uint8 tensor and augments whole batches with tensor operations (small affine warps, brightness / contrast /
+colour jitter, grey), then saves an ultralytics-format checkpoint that vision.twostage.export ships as usual.
+No mirroring (mirrored glyphs are not tiles); 180-degree turns are already in the crops.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+from scoring.tiles import CLASS_NAMES
+from vision.twostage.crops import class_folder, class_id_of_folder
+
+IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
+
+
+def load_split(folder: Path, limit_per_class: int | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """(N, H, W, 3) uint8 crops, (N,) class ids and the file names of one split (NN_name class folders)."""
+    import cv2
+
+    images, labels, names = [], [], []
+    for class_dir in sorted(p for p in Path(folder).iterdir() if p.is_dir()):
+        class_id = class_id_of_folder(class_dir.name)
+        files = sorted(p for p in class_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[:limit_per_class]
+        for path in files:
+            bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if bgr is None:
+                raise ValueError(f"{path} is not a readable image")
+            images.append(bgr[:, :, ::-1])
+            labels.append(class_id)
+            names.append(path.name)
+    if not images:
+        raise FileNotFoundError(f"{folder} holds no crops")
+    return np.stack(images), np.array(labels, np.int64), names
+
+
+def augment(batch, generator):
+    """Per-sample random affine (rotation +-12 deg, scale 0.88-1.12, shift +-7 %), colour jitter and some grey."""
+    import torch
+    import torch.nn.functional as F
+
+    n = batch.shape[0]
+    angle = (torch.rand(n, generator=generator) * 2 - 1) * math.radians(12)
+    scale = 1 + (torch.rand(n, generator=generator) * 2 - 1) * 0.12
+    shift = (torch.rand(n, 2, generator=generator) * 2 - 1) * 0.14
+    cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
+    theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
+    grid = F.affine_grid(theta, batch.shape, align_corners=False)
+    out = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
+    brightness = 1 + (torch.rand(n, 1, 1, 1, generator=generator) * 2 - 1) * 0.35
+    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=generator) * 2 - 1) * 0.35
+    colour = 1 + (torch.rand(n, 3, 1, 1, generator=generator) * 2 - 1) * 0.12
+    mean = out.mean(dim=(1, 2, 3), keepdim=True)
+    out = ((out - mean) * contrast + mean) * brightness * colour
+    grey = torch.rand(n, generator=generator) < 0.15
+    out[grey] = out[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
+    return out.clamp_(0, 1)
+
+
+def to_float(images: np.ndarray):
+    import torch
+
+    return torch.from_numpy(images).permute(0, 3, 1, 2).float().div_(255)
+
+
+def build_model(pretrained: Path | None):
+    """yolo11n-cls for the 36 crop classes; backbone layers shared with yolo11n are copied from `pretrained`."""
+    import torch
+    from ultralytics.nn.tasks import ClassificationModel
+
+    model = ClassificationModel("yolo11n-cls.yaml", nc=len(CLASS_NAMES), verbose=False)
+    model.names = {i: class_folder(i) for i in range(len(CLASS_NAMES))}
+    transferred = 0
+    if pretrained is not None:
+        source = torch.load(str(pretrained), map_location="cpu", weights_only=False)["model"].float().state_dict()
+        target = model.state_dict()
+        matching = {k: v for k, v in source.items() if k in target and v.shape == target[k].shape}
+        model.load_state_dict(matching, strict=False)
+        transferred = len(matching)
+    return model, transferred
+
+
+def accuracy(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) -> float:
+    import torch
+
+    model.eval()
+    correct = 0
+    with torch.inference_mode():
+        for start in range(0, len(images), batch):
+            out = model(to_float(images[start : start + batch]))
+            probs = out[0] if isinstance(out, (list, tuple)) else out
+            correct += int((probs.argmax(1).numpy() == labels[start : start + batch]).sum())
+    return correct / max(len(images), 1)
+
+
+def save_checkpoint(model, path: Path, epoch: int, metrics: dict, imgsz: int) -> None:
+    import copy
+
+    import torch
+    import ultralytics
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    model_copy = copy.deepcopy(model).eval()
+    model_copy.args = {"task": "classify", "imgsz": imgsz}
+    torch.save({"model": model_copy, "epoch": epoch, "train_args": {"task": "classify"}, "train_metrics": metrics,
+                "date": datetime.now(timezone.utc).isoformat(), "version": ultralytics.__version__}, path)
+
+
+def train_fast_classifier(
+    crops: Path,
+    out: Path,
+    *,
+    minutes: float,
+    max_epochs: int = 30,
+    batch: int = 128,
+    lr: float = 0.002,
+    pretrained: Path | None = None,
+    val_name_prefix: str | None = None,
+    threads: int = 2,
+    seed: int = 0,
+) -> Path:
+    """Train until `minutes` of wall time or max_epochs are spent (cosine learning rate over the planned steps).
+
+    Writes out/weights/best.pt (best val accuracy) and last.pt, and out/progress.jsonl. `val_name_prefix` limits
+    the reported val accuracy to crops whose file name starts with it (e.g. the cmd val source)."""
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(threads)
+    torch.manual_seed(seed)
+    generator = torch.Generator().manual_seed(seed)
+    started = time.time()
+    train_x, train_y, _ = load_split(Path(crops) / "train")
+    val_x, val_y, val_names = load_split(Path(crops) / "val")
+    if val_name_prefix is not None:
+        keep = np.array([n.startswith(val_name_prefix) for n in val_names])
+        val_x, val_y = val_x[keep], val_y[keep]
+    model, transferred = build_model(pretrained)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
+    out = Path(out)
+    (out / "weights").mkdir(parents=True, exist_ok=True)
+    progress = out / "progress.jsonl"
+    log = {"loaded_s": round(time.time() - started), "train": len(train_y), "val": len(val_y), "transferred": transferred}
+    print(f"[two-stage classifier] {json.dumps(log)}", flush=True)
+    steps_per_epoch = math.ceil(len(train_y) / batch)
+    budget_s, step, best = minutes * 60, 0, -1.0
+    planned = None
+    for epoch in range(1, max_epochs + 1):
+        model.train()
+        order = torch.randperm(len(train_y), generator=generator)
+        epoch_start, total_loss = time.time(), 0.0
+        for i in range(steps_per_epoch):
+            index = order[i * batch : (i + 1) * batch].numpy()
+            x = augment(to_float(train_x[index]), generator)
+            y = torch.from_numpy(train_y[index])
+            if planned is None and step == 20:  # plan the cosine schedule from the measured step time
+                per_step = (time.time() - epoch_start) / 20
+                planned = max(int((budget_s - (time.time() - started)) / per_step), 40) + step
+            total = planned or steps_per_epoch * max_epochs
+            for group in optimizer.param_groups:
+                warm = min(1.0, (step + 1) / 30)
+                group["lr"] = lr * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(step / total, 1.0))))
+            loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+            optimizer.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            total_loss += loss.item()
+            step += 1
+            if time.time() - started > budget_s:
+                break
+        top1 = accuracy(model, val_x, val_y)
+        record = {"epoch": epoch, "steps": step, "loss": round(total_loss / max(i + 1, 1), 4), "val_top1": round(top1, 4),
+                  "elapsed_s": round(time.time() - started), "crops_per_s": round((i + 1) * batch / (time.time() - epoch_start), 1),
+                  "time": time.strftime("%H:%M:%S", time.gmtime())}
+        print(f"[two-stage classifier] {json.dumps(record)}", flush=True)
+        with progress.open("a") as fh:
+            fh.write(json.dumps(record) + "\n")
+        save_checkpoint(model, out / "weights" / "last.pt", epoch, record, train_x.shape[1])
+        if top1 > best:
+            best = top1
+            save_checkpoint(model, out / "weights" / "best.pt", epoch, record, train_x.shape[1])
+        if time.time() - started > budget_s:
+            break
+    return out
