@@ -267,7 +267,8 @@ def phone_photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
     """Generated hands, each as a plain PNG and as a phone would write it: enlarged to 12 MP, pixels stored sideways
     with EXIF orientation 6, JPEG. Labels are the generator's boxes, scaled to the upright 12 MP frame for the JPEG.
     """
-    from test_shipped_model import GENERATED_SEED
+    # The photo stream and the accuracy threshold are the training engineer's, recorded in test_shipped_model.
+    seed = pytest.importorskip("test_shipped_model").GENERATED_SEED
 
     from vision import evaluate as ev
     from vision.synth.scene import SynthOptions, make_sample
@@ -275,7 +276,7 @@ def phone_photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
     folder = tmp_path_factory.mktemp("phone")
     photos: dict[str, list] = {"png": [], "phone": []}
     for index in range(PHONE_PHOTOS):
-        sample = make_sample(GENERATED_SEED, index, SynthOptions(imgsz_min=640, imgsz_max=800, max_tilt=35.0))
+        sample = make_sample(seed, index, SynthOptions(imgsz_min=640, imgsz_max=800, max_tilt=35.0))
         boxes = np.array([tile.box for tile in sample.tiles]).reshape(-1, 4)
         classes = np.array([tile.cls for tile in sample.tiles])
         plain = folder / f"{index}.png"
@@ -318,9 +319,9 @@ def test_shipped_model_reads_a_12mp_rotated_jpeg_as_well_as_the_plain_image(phon
 def test_shipped_model_meets_its_recorded_accuracy_on_phone_photos(phone_photos: dict) -> None:
     """The default detector (OpenVINO) and ONNX Runtime meet the tile accuracy recorded for the shipped model
     (tests/test_shipped_model.py) on phone-like JPEGs, and agree with each other."""
-    from test_shipped_model import MIN_TILE_ACCURACY_GENERATED
+    min_accuracy = pytest.importorskip("test_shipped_model").MIN_TILE_ACCURACY_GENERATED
 
     reports = [_evaluate(phone_photos["phone"], backend) for backend in ("auto", "onnxruntime")]
     for report in reports:
-        assert report.tile_accuracy >= MIN_TILE_ACCURACY_GENERATED, report.summary()
+        assert report.tile_accuracy >= min_accuracy, report.summary()
     assert reports[0].tile_accuracy == pytest.approx(reports[1].tile_accuracy, abs=0.02)

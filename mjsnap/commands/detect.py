@@ -30,11 +30,11 @@ def detect(
     from vision.detector import ModelNotFoundError, TileDetector
     from vision.imageio import ImageReadError, read_image
 
-    console = Console(stderr=True)
+    console = Console(stderr=True)  # messages are printed with soft_wrap so a path is never broken across lines
     try:
         detector = TileDetector(model, backend=backend, conf=conf)
     except (ModelNotFoundError, ValueError) as exc:
-        console.print(f"[red]mjsnap detect: {exc}[/red]", highlight=False)
+        console.print(f"[red]mjsnap detect: {exc}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
 
     failed = 0
@@ -48,7 +48,7 @@ def detect(
             if as_json:
                 typer.echo(json.dumps({"image": str(path), "error": str(exc)}, ensure_ascii=False))
             else:
-                console.print(f"[red]{exc}[/red]", highlight=False)
+                console.print(f"[red]{exc}[/red]", highlight=False, soft_wrap=True)
             continue
         record = {
             "image": str(path),
