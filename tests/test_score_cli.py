@@ -124,24 +124,53 @@ def test_photo_path_goes_to_the_pipeline(tmp_path: Path, monkeypatch):
     photo.write_bytes(b"\xff\xd8")
     calls = []
 
-    def score_photo(path, ruleset, rule_options, context):
-        calls.append((path, ruleset, rule_options, context))
+    def score_photo(path, ruleset, rule_options, context, detector=None):
+        calls.append((path, ruleset, rule_options, context, detector))
         return {"image": str(path), "valid": True}
 
     monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(score_photo=score_photo))
     result = run(str(photo), "--rules", "xian", "--winner", "2", "--discarder", "1")
     assert result.exit_code == 0, result.output
     assert json.loads(result.output) == {"image": str(photo), "valid": True}
-    path, ruleset, _, context = calls[0]
-    assert (path, ruleset, context["winner"], context["discarder"]) == (photo, "xian", 2, 1)
+    path, ruleset, _, context, detector = calls[0]
+    assert (path, ruleset, context["winner"], context["discarder"], detector) == (photo, "xian", 2, 1, None)
     monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(
-        score_photo=lambda *args: {"valid": False, "reason": "model_not_found"}))
+        score_photo=lambda *args, **kwargs: {"valid": False, "reason": "model_not_found"}))
     assert run(str(photo), "--rules", "xian").exit_code == 1
 
 
-def test_photo_path_without_the_pipeline(tmp_path: Path, monkeypatch):
+@pytest.mark.parametrize(
+    ("model", "hand_is_photo", "message"),
+    [
+        ("no-such-model", True, "no model directory"),
+        ("models/current", False, "--model is for scoring a photo"),
+    ],
+)
+def test_model_option_errors(tmp_path: Path, model, hand_is_photo, message):
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(b"\xff\xd8")
-    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", None)  # import fails
-    result = run(str(photo), "--rules", "xian")
-    assert result.exit_code == 2 and "photo scoring is not available yet" in result.output
+    hand = str(photo) if hand_is_photo else "123m456p789s1122z"
+    args = [hand, "--win", "2z", "--model", str(tmp_path / model) if model.startswith("no-") else model]
+    result = run(*args)
+    assert result.exit_code == 2 and message in result.output, result.output
+
+
+def test_model_option_picks_the_model_directory(tmp_path: Path, monkeypatch):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(b"\xff\xd8")
+    seen = {}
+
+    class FakeDetector:
+        def __init__(self, model_dir):
+            seen["model_dir"] = model_dir
+
+    def score_photo(path, ruleset, rule_options, context, detector=None):
+        seen["detector"] = detector
+        return {"valid": True}
+
+    import vision.detector
+
+    monkeypatch.setattr(vision.detector, "TileDetector", FakeDetector)
+    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(score_photo=score_photo))
+    assert run(str(photo), "--model", "models/two_stage").exit_code == 0
+    assert seen["model_dir"] == Path("models/two_stage") and isinstance(seen["detector"], FakeDetector)

@@ -33,6 +33,17 @@ def meta() -> dict:
     return json.loads((MODEL_DIR / "meta.json").read_text())
 
 
+def network_dirs(meta: dict) -> dict[str, object]:
+    """Each network folder of the shipped model and the output channels its head must have.
+
+    One-stage (design a): the model folder itself, 4 box + 36 class channels. Two-stage (design b): detector/ with
+    4 box + 1 "tile" channel, classifier/ with 36 class probabilities.
+    """
+    if meta.get("design") == "two_stage":
+        return {"detector": MODEL_DIR / "detector", "classifier": MODEL_DIR / "classifier"}
+    return {"detector": MODEL_DIR}
+
+
 def test_meta_lists_the_36_classes_in_order(meta):
     assert meta["classes"] == list(CLASS_NAMES)
     assert isinstance(meta["imgsz"], int) and meta["imgsz"] % 32 == 0
@@ -40,19 +51,38 @@ def test_meta_lists_the_36_classes_in_order(meta):
 
 
 @pytest.mark.parametrize("backend", ["openvino", "onnxruntime"])
-def test_exports_load_and_have_36_outputs(backend, meta):
+def test_exports_load_and_have_the_right_outputs(backend, meta):
+    from vision.detector import _LOADERS
+
+    for stage, folder in network_dirs(meta).items():
+        run = _LOADERS[backend](folder)
+        if stage == "classifier":
+            part = meta["classifier"]
+            output = np.asarray(run(np.zeros((part["batch"], 3, part["imgsz"], part["imgsz"]), np.float32)))
+            assert output.shape == (part["batch"], len(CLASS_NAMES))
+            assert np.allclose(output.sum(1), 1, atol=1e-3)  # probabilities
+        else:
+            imgsz = meta["detector"]["imgsz"] if stage == "detector" and "detector" in meta else meta["imgsz"]
+            output = np.asarray(run(np.zeros((1, 3, imgsz, imgsz), np.float32)))
+            channels = 4 + 1 if meta.get("design") == "two_stage" else 4 + len(CLASS_NAMES)
+            assert output.ndim == 3 and output.shape[1] == channels
+
+
+@pytest.mark.parametrize("backend", ["openvino", "onnxruntime"])
+def test_the_facade_runs_every_backend(backend):
     from vision.detector import TileDetector
 
     detector = TileDetector(MODEL_DIR, backend=backend)
-    tensor = np.zeros((1, 3, meta["imgsz"], meta["imgsz"]), dtype=np.float32)
-    assert detector.raw_output(tensor).shape[1] == 4 + len(CLASS_NAMES)
+    found = detector.detect(np.full((480, 640, 3), 90, np.uint8))  # an empty table: few or no tiles, no crash
+    assert detector.backend == backend and len(found) <= 5
 
 
-def test_pytorch_weights_carry_the_class_names():
+def test_pytorch_weights_carry_the_class_names(meta):
     pytest.importorskip("ultralytics")
     from ultralytics import YOLO
 
-    names = YOLO(str(MODEL_DIR / "model.pt")).names
+    folders = network_dirs(meta)
+    names = YOLO(str(folders.get("classifier", folders["detector"]) / "model.pt")).names
     assert [names[i] for i in range(len(names))] == list(CLASS_NAMES)
 
 

@@ -143,6 +143,10 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
     )
     meta = json.loads((model_dir / "meta.json").read_text())
     assert meta["design"] == "two_stage" and meta["classes"] == list(CLASS_NAMES)
+    from ultralytics import YOLO
+
+    names = YOLO(str(model_dir / "classifier" / "model.pt")).names  # classes.txt names, not the crop folders
+    assert [names[i] for i in range(len(names))] == list(CLASS_NAMES)
     image = np.asarray(Image.open(boards / "images/val/v0.png"))
     results = {}
     for backend in ("onnxruntime", "openvino"):

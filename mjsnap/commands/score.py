@@ -47,6 +47,7 @@ def score(
     lang: str = typer.Option("zh", "--lang", help="zh | en names in the breakdown"),
     as_json: bool = typer.Option(False, "--json", help="print the result as one JSON object"),
     json_in: str = typer.Option(None, "--json-in", help="score golden.json-schema cases from FILE or - (stdin)"),
+    model: Path = typer.Option(None, "--model", help="photo: model directory (default: models/current)"),
 ) -> None:
     """Score a hand: shapes, items, and the points each seat wins or pays."""
     from scoring.options import OptionError, RuleOptions
@@ -84,8 +85,10 @@ def score(
     if self_draw:
         context["self_draw"] = True
     if Path(hand).is_file():
-        _score_photo(Path(hand), rules, options, context)
+        _score_photo(Path(hand), rules, options, context, model)
         return
+    if model is not None:
+        _fail("--model is for scoring a photo; the hand given is notation (or no such file)")
     from scoring.hand import HandError
     from scoring.scorer import parse_hand
     from scoring.scorer import score as score_hand
@@ -184,12 +187,15 @@ def _score_json_in(source: str, options) -> None:
         typer.echo(json.dumps(score_case(case, options).to_json(), ensure_ascii=False))
 
 
-def _score_photo(path: Path, rules: str, options, context: dict[str, Any]) -> None:
+def _score_photo(path: Path, rules: str, options, context: dict[str, Any], model: Path | None) -> None:
+    from mjsnap.pipeline import score_photo
+    from vision.detector import ModelNotFoundError, TileDetector
+
     try:
-        from mjsnap.pipeline import score_photo
-    except ImportError:
-        _fail("photo scoring is not available yet (mjsnap.pipeline.score_photo is missing)")
-    result = score_photo(path, rules, options, context)
+        detector = TileDetector(model) if model is not None else None
+    except (ModelNotFoundError, ValueError) as exc:
+        _fail(f"--model {model}: {exc}")
+    result = score_photo(path, rules, options, context, detector=detector)
     typer.echo(json.dumps(result, ensure_ascii=False))
     if not result.get("valid"):
         raise typer.Exit(1)

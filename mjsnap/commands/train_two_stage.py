@@ -48,6 +48,8 @@ def detector(
     imgsz: int = typer.Option(480, min=32),
     batch: int = typer.Option(16, min=1),
     pretrained: str = typer.Option("mahjong-detector", help="'mahjong-detector', a local .pt, or 'none' for scratch"),
+    lr0: float = typer.Option(0.001, help="initial learning rate (lower it to fine-tune a trained detector)"),
+    hours: float = typer.Option(None, help="wall-time budget; ultralytics then sets the epochs to fit it"),
     name: str = typer.Option("detector"),
     resume: Path = typer.Option(None, help="continue from RUN/weights/last.pt"),
 ) -> None:
@@ -61,8 +63,10 @@ def detector(
     elif data is None:
         raise typer.BadParameter("give --data or --resume", param_hint="--data")
     else:
+        command = f"mjsnap train-two-stage detector --data {data} --epochs {epochs} --imgsz {imgsz} --pretrained {pretrained}"
+        command += f" --lr0 {lr0}" + (f" --hours {hours}" if hours else "")
         folder = train_tile_detector(data, epochs, imgsz=imgsz, batch=batch, pretrained=_pretrained_start(pretrained),
-                                     name=name, command=f"mjsnap train-two-stage detector --data {data} --epochs {epochs} --imgsz {imgsz}")
+                                     lr0=lr0, hours=hours, name=name, command=command)
     typer.echo(f"run folder: {folder}")
 
 

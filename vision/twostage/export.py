@@ -29,6 +29,7 @@ def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_nam
         staged = Path(tmp) / "model.pt"
         strip_optimizer(checkpoint, str(staged))
         check_names(YOLO(str(staged)).names, checkpoint)
+        _name_classes(staged)
         exported = {}
         for fmt in FORMATS:
             kwargs = {"simplify": True} if fmt == "onnx" else {"half": False}
@@ -42,6 +43,18 @@ def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_nam
     return {"pt": "model.pt", "onnx": "model.onnx", "openvino": "model_openvino"}
 
 
+def _name_classes(staged: Path) -> None:
+    """Give a classifier checkpoint the names of classes.txt (its crop folders are "00_1m", ...), so model.pt and
+    the exports carry the same names a one-stage model does. The detector's single class stays "tile"."""
+    import torch
+
+    checkpoint = torch.load(staged, map_location="cpu", weights_only=False)
+    model = checkpoint["model"]
+    if len(model.names) == len(CLASS_NAMES):
+        model.names = dict(enumerate(CLASS_NAMES))
+        torch.save(checkpoint, staged)
+
+
 def _check_detector_names(names: dict[int, str], checkpoint: Path) -> None:
     if len(names) != 1:
         raise ValueError(f"{checkpoint}: a tile detector has one class, this one has {len(names)}")
@@ -49,7 +62,7 @@ def _check_detector_names(names: dict[int, str], checkpoint: Path) -> None:
 
 def _check_classifier_names(names: dict[int, str], checkpoint: Path) -> None:
     expected = [class_folder(i) for i in range(len(CLASS_NAMES))]
-    if [names[i] for i in range(len(names))] != expected:
+    if [names[i] for i in range(len(names))] not in (expected, list(CLASS_NAMES)):
         raise ValueError(f"{checkpoint}: classifier classes must be the crop folders {expected[:3]}... in order")
 
 

@@ -26,6 +26,8 @@ def train_tile_detector(
     name: str = "detector",
     project: Path = TWO_STAGE_DIR / "runs",
     fraction: float = 1.0,
+    lr0: float = 0.001,
+    hours: float | None = None,
     command: str = "",
 ) -> Path:
     """The 1-class tile detector; returns its run folder (weights/best.pt)."""
@@ -39,6 +41,8 @@ def train_tile_detector(
         project=project,
         close_mosaic=1,
         fraction=fraction,
+        lr0=lr0,
+        hours=hours,
         command=command,
         extra={"single_cls": True},
     )
