@@ -1,36 +1,43 @@
-"""The game ledger: totals, dealer rotation as the seeds say, bets carried over, CSV round trip and bad CSVs."""
+"""The game ledger: totals, dealer rotation as the seeds say, bets carried over, several winners on one discard
+(Weinan 一炮多响), CSV round trip and bad CSVs."""
 
 from __future__ import annotations
 
 import pytest
 
 from mjsnap.app.ledger import CSV_COLUMNS, Ledger, LedgerError, next_dealer
+from mjsnap.app.wins import ScoredWin, record_wins
+from scoring.options import RuleOptions
+from scoring.scorer import parse_hand, score
 
 
 @pytest.mark.parametrize(
-    ("dealer", "winner", "expected"),
+    ("dealer", "winners", "discarder", "expected"),
     [
-        (0, 0, 0),  # 庄家胡继续坐庄
-        (2, 2, 2),
-        (0, None, 0),  # 荒庄: the dealer stays
-        (3, None, 3),
-        (0, 1, 1),  # 庄没胡则由庄家下家坐庄
-        (0, 2, 1),
-        (0, 3, 1),
-        (3, 1, 0),  # wraps around to seat 0
+        (0, (0,), None, 0),  # 庄家胡继续坐庄
+        (2, (2,), 1, 2),
+        (0, (), None, 0),  # 荒庄: the dealer stays
+        (3, (), None, 3),
+        (0, (1,), 0, 1),  # 庄没胡则由庄家下家坐庄
+        (0, (2,), None, 1),
+        (0, (3,), 2, 1),
+        (3, (1,), None, 0),  # wraps around to seat 0
+        (0, (1, 2), 3, 3),  # 一炮多响: 下局点胡的玩家坐庄 (seed 004)
+        (0, (0, 2), 1, 1),  # ... even when the dealer is one of the winners
+        (2, (0, 1, 3), 2, 2),
     ],
 )
-def test_dealer_rotation(dealer, winner, expected):
-    assert next_dealer(dealer, winner) == expected
+def test_dealer_rotation(dealer, winners, discarder, expected):
+    assert next_dealer(dealer, winners, discarder) == expected
 
 
 def test_a_sitting_of_hands():
     ledger = Ledger(players=("A", "B", "C", "D"), first_dealer=2)
     assert ledger.dealer() == 2 and ledger.next_bets() == (0, 0, 0, 0)
-    ledger = ledger.record(ruleset="shaanxi", winner=2, deltas=(-18, -18, 54, -18), self_draw=True, bets=(1, 0, 2, 0))
+    ledger = ledger.record(ruleset="shaanxi", winners=[2], deltas=(-18, -18, 54, -18), self_draw=True, bets=(1, 0, 2, 0))
     assert ledger.dealer() == 2  # the dealer won
     assert ledger.next_bets() == (1, 0, 2, 0)
-    ledger = ledger.record(ruleset="shaanxi", winner=0, discarder=3, deltas=(12, 0, 0, -12))
+    ledger = ledger.record(ruleset="shaanxi", winners=[0], discarder=3, deltas=(12, 0, 0, -12))
     assert ledger.hands[-1].bets == (1, 0, 2, 0)  # defaulted to the last hand's
     assert ledger.hands[-1].dealer == 2
     assert ledger.dealer() == 3  # a non-dealer won: 下家 of seat 2
@@ -45,40 +52,95 @@ def test_a_sitting_of_hands():
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        (dict(winner=0, deltas=(1, 0, 0, 0)), "sum to 0"),
-        (dict(winner=0, discarder=0, deltas=(0, 0, 0, 0)), "discarder cannot be the winner"),
-        (dict(winner=None, self_draw=True, deltas=(0, 0, 0, 0)), "drawn hand"),
-        (dict(winner=5, deltas=(0, 0, 0, 0)), "winner"),
-        (dict(winner=0, deltas=(0, 0, 0, 0), bets=(0, -1, 0, 0)), "bets"),
-        (dict(winner=0, deltas=(0, 0, 0)), "deltas"),
+        (dict(winners=[0], deltas=(1, 0, 0, 0)), "sum to 0"),
+        (dict(winners=[0], discarder=0, deltas=(0, 0, 0, 0)), "discarder cannot be the winner"),
+        (dict(winners=[], self_draw=True, deltas=(0, 0, 0, 0)), "drawn hand"),
+        (dict(winners=[5], deltas=(0, 0, 0, 0)), "winner seats are 0-3"),
+        (dict(winners=[0], deltas=(0, 0, 0, 0), bets=(0, -1, 0, 0)), "bets"),
+        (dict(winners=[0], deltas=(0, 0, 0)), "deltas"),
+        (dict(winners=[1, 2], discarder=0, deltas=(-4, 2, 2, 0)), "Weinan rule; in xian only the seat nearest"),
+        (dict(winners=[1, 2], discarder=0, deltas=(-4, 2, 2, 0), ruleset="shaanxi"), "截和"),
+        (dict(winners=[1, 2], self_draw=True, deltas=(-4, 2, 2, 0), ruleset="weinan"), "one discard"),
+        (dict(winners=[1, 1], discarder=0, deltas=(-4, 4, 0, 0), ruleset="weinan"), "once"),
+        (dict(winners=[1, 2], discarder=2, deltas=(-4, 2, 2, 0), ruleset="weinan"), "discarder cannot be"),
     ],
 )
 def test_bad_hands_are_refused(kwargs, message):
+    kwargs = {"ruleset": "xian", **kwargs}
     with pytest.raises(LedgerError, match=message):
-        Ledger().record(ruleset="xian", **kwargs)
+        Ledger().record(**kwargs)
+
+
+ALL_PUNGS = "111m555m999s22s33s"  # 大对子 2番 in Weinan, won on 3s
+
+
+def weinan_win(winner: int, discarder: int | None, dealer: int = 0, options: RuleOptions | None = None) -> ScoredWin:
+    context = {"winner": winner, "dealer": dealer, "discarder": discarder, "self_draw": discarder is None,
+               "missing_suit": "p"}
+    hand = parse_hand(ALL_PUNGS, "3s", context=context)
+    result = score(hand, "weinan", options)
+    assert result.valid, result.error
+    return ScoredWin("weinan", options or RuleOptions(), hand.context, result, f"{ALL_PUNGS}+3s")
+
+
+@pytest.mark.parametrize(
+    ("winners", "multi_win_three", "deltas"),
+    [
+        ((1,), "winners_pay_discarder", [-2, 2, 0, 0]),
+        ((1, 2), "winners_pay_discarder", [-4, 2, 2, 0]),  # the discarder pays both
+        ((1, 2, 3), "winners_pay_discarder", [6, -2, -2, -2]),  # [A14] the seed: the three pay the discarder
+        ((1, 2, 3), "discarder_pays", [-6, 2, 2, 2]),
+    ],
+)
+def test_several_winners_on_one_discard_go_in_as_one_hand(winners, multi_win_three, deltas):
+    options = RuleOptions().with_overrides({"weinan.multi_win_three": multi_win_three})
+    wins = [weinan_win(w, discarder=0, options=options) for w in winners]
+    ledger = record_wins(Ledger(), wins)
+    hand = ledger.hands[0]
+    assert hand.winners == winners and hand.discarder == 0 and list(hand.deltas) == deltas
+    assert hand.tiles.count("|") == len(winners) - 1
+    assert ledger.dealer() == (0 if len(winners) > 1 else 1)  # several winners: the discarder (seat 0) deals
+
+
+@pytest.mark.parametrize(
+    ("wins", "message"),
+    [
+        (lambda: [weinan_win(1, 0), weinan_win(2, 3)], "share the rule set, the discarder"),
+        (lambda: [weinan_win(1, 0), weinan_win(2, 0, dealer=2)], "the dealer"),
+        (lambda: [weinan_win(1, 0), weinan_win(2, None)], "on a discard"),
+        (lambda: [weinan_win(1, 0), weinan_win(1, 0)], "once"),
+        (lambda: [], "no win"),
+    ],
+)
+def test_wins_that_cannot_share_a_discard_are_refused(wins, message):
+    with pytest.raises(LedgerError, match=message):
+        record_wins(Ledger(), wins())
 
 
 def test_csv_round_trip_keeps_everything():
     ledger = (
         Ledger(players=("老王", "Li, Jr.", "C", "D"), first_dealer=1)
-        .record(ruleset="weinan", winner=1, discarder=0, deltas=(-6, 6, 0, 0), tiles='123m "x"', note="清一")
+        .record(ruleset="weinan", winners=[1], discarder=0, deltas=(-6, 6, 0, 0), tiles='123m "x"', note="清一")
         .record_draw(ruleset="weinan")
-        .record(ruleset="weinan", winner=3, self_draw=True, deltas=(-2, -2, -2, 6), bets=(1, 1, 1, 1))
+        .record(ruleset="weinan", winners=[3], self_draw=True, deltas=(-2, -2, -2, 6), bets=(1, 1, 1, 1))
+        .record(ruleset="weinan", winners=[0, 3], discarder=1, deltas=(2, -4, 0, 2), tiles="a | b")
     )
     text = ledger.to_csv()
     assert text.splitlines()[0].split(",") == CSV_COLUMNS
+    assert text.splitlines()[-1].startswith("4,weinan,2,0 3,0,1,")
     back = Ledger.from_csv(text)
     assert back == ledger
-    assert back.dealer() == ledger.dealer() == 2
+    assert back.hands[-1].winners == (0, 3)
+    assert back.dealer() == ledger.dealer() == 1  # the discarder of the 一炮多响 deals
 
 
 def test_csv_with_a_byte_order_mark_from_a_spreadsheet_is_read():
-    ledger = Ledger().record(ruleset="xian", winner=0, discarder=1, deltas=(3, -3, 0, 0))
+    ledger = Ledger().record(ruleset="xian", winners=[0], discarder=1, deltas=(3, -3, 0, 0))
     assert Ledger.from_csv("\ufeff" + ledger.to_csv()) == ledger
 
 
 def _csv_with(row_changes: dict[str, str]) -> str:
-    ledger = Ledger().record(ruleset="xian", winner=0, discarder=1, deltas=(3, -3, 0, 0))
+    ledger = Ledger().record(ruleset="xian", winners=[0], discarder=1, deltas=(3, -3, 0, 0))
     header, row = ledger.to_csv().splitlines()
     values = dict(zip(header.split(","), row.split(",")))
     values.update(row_changes)
@@ -91,6 +153,8 @@ def _csv_with(row_changes: dict[str, str]) -> str:
         ({"delta_0": "4"}, "line 2: .*sum to 0"),
         ({"dealer": "x"}, "line 2: dealer 'x' is not a whole number"),
         ({"winner": "7"}, "line 2: winner"),
+        ({"winner": "0 x"}, "line 2: winner 'x' is not a whole number"),
+        ({"winner": "0 2"}, "line 2: .*Weinan rule"),
         ({"self_draw": "maybe"}, "line 2: self_draw"),
         ({"hand": "3"}, "line 2: hand number 3, expected 1"),
     ],

@@ -3,6 +3,12 @@
 Dealer rotation follows seeds 000 and 001 (庄家轮换): the dealer stays after a dealer win (庄家胡) or a drawn hand
 (荒庄/黄庄); otherwise the next seat in play order (the dealer's 下家) deals. Bets (炮子 / 注) default to the last
 hand's (``默认上回的下炮子的值``). Seats are 0..3 in play order, as everywhere in mjsnap.
+
+Several winners on one discard (一炮多响) exist only in Weinan (seed 004): the hand's ``deltas`` are the winners'
+settlements added up against the discarder (``scoring.settlement.merge_same_discard_wins``, [A14] for three), and
+the discarder deals next (``下局点胡的玩家坐庄``). Shaanxi and Xi'an give a contested discard to one winner only
+(截和: the nearest seat after the discarder, seeds 000 and 001), so the ledger refuses a second winner there.
+In the CSV the ``winner`` column holds the winners' seats separated by spaces (empty for a drawn hand).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections.abc import Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 N_SEATS = 4
+MULTI_WIN_RULESETS = ("weinan",)  # 一炮多响: seed 004; seeds 000/001 let only the nearest seat win (截和)
 DEFAULT_PLAYERS = ("东", "南", "西", "北")
 CSV_COLUMNS = (
     ["hand", "ruleset", "dealer", "winner", "self_draw", "discarder"]
@@ -28,22 +35,28 @@ class LedgerError(ValueError):
     """A hand that cannot go into the ledger, or a CSV that is not a ledger (the message names the line)."""
 
 
-def next_dealer(dealer: int, winner: int | None) -> int:
-    """Who deals the next hand: the same dealer after a dealer win or a draw (winner None), else the next seat."""
-    if winner is None or winner == dealer:
+def next_dealer(dealer: int, winners: Sequence[int], discarder: int | None = None) -> int:
+    """Who deals the next hand: the same dealer after a dealer win or a draw (no winners), the discarder after
+    several winners on one discard (seed 004: 下局点胡的玩家坐庄), else the dealer's next seat."""
+    if len(winners) > 1:
+        if discarder is None:
+            raise ValueError("several winners need the discarder: they all won on one discard")
+        return discarder
+    if not winners or dealer in winners:
         return dealer
     return (dealer + 1) % N_SEATS
 
 
 class LedgerHand(BaseModel):
-    """One finished hand. ``winner`` None is a drawn hand (荒庄); its deltas can still hold kong payments."""
+    """One finished hand. No ``winners`` is a drawn hand (荒庄); its deltas can still hold kong payments.
+    Two or three winners won on the same discard (一炮多响); ``deltas`` are their settlements added up."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     number: int = Field(ge=1)
     ruleset: str
     dealer: int = Field(ge=0, le=3)
-    winner: int | None = Field(None, ge=0, le=3)
+    winners: tuple[int, ...] = ()
     self_draw: bool = False
     discarder: int | None = Field(None, ge=0, le=3)
     bets: tuple[int, int, int, int] = (0, 0, 0, 0)
@@ -58,19 +71,40 @@ class LedgerHand(BaseModel):
             raise ValueError(f"bets are whole numbers from 0, got {list(bets)}")
         return bets
 
+    @field_validator("winners")
+    @classmethod
+    def _winner_seats(cls, winners: tuple[int, ...]) -> tuple[int, ...]:
+        if any(not 0 <= w < N_SEATS for w in winners):
+            raise ValueError(f"winner seats are 0-3, got {list(winners)}")
+        if len(set(winners)) != len(winners):
+            raise ValueError(f"a seat can win a hand once, got {list(winners)}")
+        return winners
+
     @model_validator(mode="after")
     def _consistent(self) -> LedgerHand:
         if sum(self.deltas) != 0:
             raise ValueError(f"the points of a hand must sum to 0, got {list(self.deltas)} (sum {sum(self.deltas)})")
-        if self.winner is None and (self.self_draw or self.discarder is not None):
+        if self.drawn and (self.self_draw or self.discarder is not None):
             raise ValueError("a drawn hand (no winner) has no self-draw and no discarder")
-        if self.discarder is not None and self.discarder == self.winner:
+        if self.discarder is not None and self.discarder in self.winners:
             raise ValueError("the discarder cannot be the winner")
+        if len(self.winners) > 1:
+            if self.ruleset not in MULTI_WIN_RULESETS:
+                raise ValueError(
+                    f"several winners on one discard (一炮多响) are a Weinan rule; in {self.ruleset} only the seat "
+                    "nearest the discarder wins (截和)"
+                )
+            if self.self_draw or self.discarder is None:
+                raise ValueError("several winners must all have won on one discard: name the discarder")
         return self
 
     @property
     def drawn(self) -> bool:
-        return self.winner is None
+        return not self.winners
+
+    @property
+    def next_dealer(self) -> int:
+        return next_dealer(self.dealer, self.winners, self.discarder)
 
 
 class Ledger(BaseModel):
@@ -108,8 +142,7 @@ class Ledger(BaseModel):
         """The dealer of the next hand."""
         if not self.hands:
             return self.first_dealer
-        last = self.hands[-1]
-        return next_dealer(last.dealer, last.winner)
+        return self.hands[-1].next_dealer
 
     def next_bets(self) -> tuple[int, int, int, int]:
         """Bets for the next hand: the last hand's, or none."""
@@ -119,7 +152,7 @@ class Ledger(BaseModel):
         self,
         *,
         ruleset: str,
-        winner: int | None,
+        winners: Sequence[int],
         deltas: Sequence[int],
         bets: Sequence[int] | None = None,
         self_draw: bool = False,
@@ -128,13 +161,14 @@ class Ledger(BaseModel):
         tiles: str = "",
         note: str = "",
     ) -> Ledger:
-        """A ledger with one more hand; dealer and bets default to the rotation and the last hand's bets."""
+        """A ledger with one more hand; dealer and bets default to the rotation and the last hand's bets.
+        ``winners``: one seat, two or three on one discard (Weinan 一炮多响), none for a drawn hand."""
         try:
             hand = LedgerHand(
                 number=len(self.hands) + 1,
                 ruleset=ruleset,
                 dealer=self.dealer() if dealer is None else dealer,
-                winner=winner,
+                winners=tuple(winners),
                 self_draw=self_draw,
                 discarder=discarder,
                 bets=tuple(self.next_bets() if bets is None else bets),
@@ -148,7 +182,7 @@ class Ledger(BaseModel):
 
     def record_draw(self, *, ruleset: str, deltas: Sequence[int] = (0, 0, 0, 0), note: str = "") -> Ledger:
         """A drawn hand (荒庄): the dealer stays; ``deltas`` carry kong payments where the rules keep them."""
-        return self.record(ruleset=ruleset, winner=None, deltas=deltas, note=note)
+        return self.record(ruleset=ruleset, winners=(), deltas=deltas, note=note)
 
     def undo(self) -> Ledger:
         """The ledger without its last hand."""
@@ -167,7 +201,7 @@ class Ledger(BaseModel):
         writer.writerow(CSV_COLUMNS)
         for h in self.hands:
             writer.writerow(
-                [h.number, h.ruleset, h.dealer, _blank(h.winner), int(h.self_draw), _blank(h.discarder)]
+                [h.number, h.ruleset, h.dealer, " ".join(map(str, h.winners)), int(h.self_draw), _blank(h.discarder)]
                 + list(h.bets)
                 + list(h.deltas)
                 + list(self.players)
@@ -194,7 +228,7 @@ class Ledger(BaseModel):
                     number=_int(row["hand"], "hand"),
                     ruleset=row["ruleset"],
                     dealer=_int(row["dealer"], "dealer"),
-                    winner=_optional_int(row["winner"], "winner"),
+                    winners=tuple(_int(w, "winner") for w in (row["winner"] or "").split()),
                     self_draw=_flag(row["self_draw"]),
                     discarder=_optional_int(row["discarder"], "discarder"),
                     bets=tuple(_int(row[f"bet_{s}"], f"bet_{s}") for s in range(N_SEATS)),

@@ -66,7 +66,7 @@ def hands_table(ledger: Ledger, t, lang: str) -> pd.DataFrame:
             t("hand_no"): hand.number,
             t("ruleset"): pick(RULESET_NAMES.get(hand.ruleset, (hand.ruleset, hand.ruleset)), lang),
             t("dealer"): ledger.players[hand.dealer],
-            t("winner"): t("drawn") if hand.winner is None else ledger.players[hand.winner],
+            t("winner"): t("drawn") if hand.drawn else "、".join(ledger.players[w] for w in hand.winners),
         }
         for seat, name in enumerate(ledger.players):
             row[name] = f"{hand.deltas[seat]:+d} → {totals[seat]}"

@@ -10,6 +10,7 @@ from mjsnap.app import context_form, state
 from mjsnap.app.i18n import SHAPE_NAMES, pick
 from mjsnap.app.ledger import LedgerError
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
+from mjsnap.app.wins import MAX_WINNERS, ScoredWin, record_wins
 from scoring.hand import Context
 from scoring.result import ScoreResult
 from scoring.tiles import kind_of
@@ -53,28 +54,60 @@ def settlement_table(result: ScoreResult, context: Context, t) -> pd.DataFrame:
 
 
 def _add_to_ledger(t) -> None:
-    ruleset, context, result, summary = st.session_state.last_result
+    """The last win (with the wins waiting on the same discard) goes into the ledger as one hand."""
+    wins = st.session_state.pending_wins + (st.session_state.last_result,)
     try:
-        ledger = state.ledger().record(
-            ruleset=ruleset,
-            winner=context.winner,
-            dealer=context.dealer,
-            self_draw=context.is_self_draw,
-            discarder=None if context.is_self_draw else context.discarder,
-            bets=context.bets,
-            deltas=result.deltas,
-            tiles=summary,
-        )
+        ledger = record_wins(state.ledger(), wins)
     except LedgerError as exc:
         st.session_state.ledger_notice = ("error", t("ledger_error", detail=str(exc)))
         return
     state.set_ledger(ledger)
     st.session_state.last_result = None
+    st.session_state.pending_wins = ()
     st.session_state.ledger_notice = ("ok", t("added_to_ledger", n=len(ledger.hands)))
     context_form.start_new_hand()
 
 
-def show_result(result: ScoreResult, ruleset: str, context: Context, summary: str, t, lang: str) -> None:
+def _another_winner(t) -> None:
+    """一炮多响: keep this win and score the next winner's hand on the same discard."""
+    win: ScoredWin = st.session_state.last_result
+    st.session_state.pending_wins += (win,)
+    st.session_state.last_result = None
+    taken = {w.context.winner for w in st.session_state.pending_wins} | {win.context.discarder}
+    st.session_state["ctx-winner"] = next(s for s in range(4) if s not in taken)
+    name = state.ledger().players[win.context.winner]
+    st.session_state.ledger_notice = ("ok", t("winner_kept", name=name))
+
+
+def _drop_pending() -> None:
+    st.session_state.pending_wins = ()
+
+
+def show_pending(t) -> None:
+    """The wins of a 一炮多响 waiting for the next winner's hand, with a way out."""
+    pending: tuple[ScoredWin, ...] = st.session_state.pending_wins
+    if not pending:
+        return
+    players = state.ledger().players
+    names = "、".join(players[w.context.winner] for w in pending)
+    with st.container(horizontal=True, vertical_alignment="center", gap="small", wrap=True):
+        st.info(t("multi_win_pending", names=names, discarder=players[pending[0].context.discarder]))
+        st.button(t("multi_win_cancel"), key="multi-win-cancel", on_click=_drop_pending)
+
+
+def ledger_buttons(win: ScoredWin, t) -> None:
+    """Add the hand to the ledger; on a Weinan discard also "another winner on this discard" (一炮多响)."""
+    st.session_state.last_result = win
+    winners = len(st.session_state.pending_wins) + 1
+    label = t("add_to_ledger") if winners == 1 else t("add_multi_win", n=winners)
+    with st.container(horizontal=True, gap="small", wrap=True):
+        st.button(label, key="add-to-ledger", type="primary", on_click=_add_to_ledger, args=(t,))
+        if win.can_share_discard and winners < MAX_WINNERS:
+            st.button(t("another_winner"), key="another-winner", on_click=_another_winner, args=(t,))
+
+
+def show_result(win: ScoredWin, t, lang: str) -> None:
+    result, context = win.result, win.context
     st.subheader(t("result_header"))
     if not result.valid:
         st.error(t("not_a_win", detail=result.error or result.reason or "?"))
@@ -94,8 +127,7 @@ def show_result(result: ScoreResult, ruleset: str, context: Context, summary: st
         st.caption(t("decisions", items="; ".join(result.decisions)))
     if result.warnings:
         st.warning(t("warnings", items="; ".join(result.warnings)))
-    st.session_state.last_result = (ruleset, context, result, summary)
-    st.button(t("add_to_ledger"), key="add-to-ledger", type="primary", on_click=_add_to_ledger, args=(t,))
+    ledger_buttons(win, t)
 
 
 def show_waits(entries: list[dict], context: Context, t, lang: str) -> None:

@@ -7,6 +7,7 @@ import streamlit as st
 from mjsnap.app import context_form, editor, hand_view, photo_input, result_view, state
 from mjsnap.app.draft import from_read
 from mjsnap.app.overlay import draw_detections
+from mjsnap.app.wins import ScoredWin
 from scoring.hand import HandError
 from scoring.scorer import score, waits
 
@@ -46,6 +47,7 @@ def _photo_panel(t) -> None:
 
 def show(t, lang: str) -> None:
     photo_input.show(t)
+    result_view.show_pending(t)
     _read_current_photo(t)
     if st.session_state.photo_error:
         key, detail = st.session_state.photo_error
@@ -78,4 +80,5 @@ def show(t, lang: str) -> None:
         result_view.show_waits(entries, setup.context, t, lang)
         return
     result = score(hand, setup.ruleset, setup.options)
-    result_view.show_result(result, setup.ruleset, setup.context, draft.summary(), t, lang)
+    win = ScoredWin(setup.ruleset, setup.options, setup.context, result, draft.summary())
+    result_view.show_result(win, t, lang)

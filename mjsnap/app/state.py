@@ -38,7 +38,8 @@ DEFAULTS: dict[str, Any] = {
     "saved_label": None,  # (path, needs_review) of the last saved correction
     "label_error": None,
     "ledger": None,  # Ledger
-    "last_result": None,  # (ruleset, Context, ScoreResult, summary) of the last valid score, for the ledger
+    "last_result": None,  # wins.ScoredWin of the last valid score, for the ledger
+    "pending_wins": (),  # wins.ScoredWin of a 一炮多响 waiting for its other winners
     "ledger_notice": None,
 }
 
