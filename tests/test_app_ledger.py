@@ -97,3 +97,55 @@ def test_a_bad_csv_is_refused_with_the_line(app):
     run(app)
     assert "CSV 不能导入" in app.error[0].value and "missing column" in app.error[0].value
     assert app.session_state["ledger"].hands == ()
+
+
+def type_all_pungs(at: AppTest) -> None:
+    at.text_input(key="typed_tiles").set_value("111m555m999s22s33s")  # Weinan 大对子 2番, missing 筒
+    at.text_input(key="typed_win").set_value("3s")
+    at.button(key="use_typed").click()
+    run(at)
+
+
+def test_two_winners_on_one_discard_go_in_as_one_hand(app):
+    """Weinan 一炮多响: the first winner's hand is kept, the second one's is scored, both go in as one hand."""
+    type_all_pungs(app)
+    app.selectbox(key="ctx-ruleset").set_value("weinan")
+    app.selectbox(key="ctx-winner").set_value(1)
+    run(app)
+    app.selectbox(key="ctx-discarder").set_value(0)
+    run(app)
+    assert app.button(key="add-to-ledger").label == "记入记分表"
+    app.button(key="another-winner").click()
+    run(app)
+    assert "已记下 南 的胡牌" in app.success[0].value
+    assert any("一炮多响：已记 南，点炮 东" in i.value for i in app.info)
+
+    type_all_pungs(app)  # the second winner's hand
+    assert app.selectbox(key="ctx-winner").value == 2  # pre-selected: neither the kept winner nor the discarder
+    assert app.selectbox(key="ctx-discarder").value == 0
+    assert app.button(key="add-to-ledger").label == "记入记分表（一炮多响，共 2 家）"
+    app.button(key="add-to-ledger").click()
+    run(app)
+    hand = app.session_state["ledger"].hands[0]
+    assert hand.winners == (1, 2) and hand.discarder == 0 and list(hand.deltas) == [-4, 2, 2, 0]
+    assert app.session_state["pending_wins"] == ()
+    assert app.selectbox(key="ctx-dealer").value == 0  # the discarder deals next (下局点胡的玩家坐庄)
+    app.radio(key="page").set_value("ledger")
+    run(app)
+    assert list(app.dataframe[0].value.iloc[:, 3]) == ["南、西"]
+
+
+def test_a_kept_winner_can_be_dropped(app):
+    type_all_pungs(app)
+    app.selectbox(key="ctx-ruleset").set_value("weinan")
+    run(app)
+    app.button(key="another-winner").click()
+    run(app)
+    app.button(key="multi-win-cancel").click()
+    run(app)
+    assert app.session_state["pending_wins"] == () and not app.info
+
+
+def test_no_second_winner_outside_weinan(app):
+    score_typed(app, winner=1, discarder=0)  # Shaanxi: 截和, one winner only
+    assert not [b for b in app.button if b.key == "another-winner"]
