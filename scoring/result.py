@@ -48,6 +48,7 @@ class ScoreResult(BaseModel):
     kong_points_to_winner: int | None = Field(None, description="points the winner gets for own kongs")
     decisions: list[str] = Field(default_factory=list, description="[A#] switches that decided something here")
     warnings: list[str] = Field(default_factory=list, description="accepted, but worth a look (e.g. chow in 108)")
+    warning_codes: list[str] = Field(default_factory=list, description="a stable code per entry of warnings")
     payments: list[Payment] = Field(default_factory=list, description="the ledger behind deltas")
 
     def to_json(self) -> dict[str, Any]:

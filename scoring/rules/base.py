@@ -38,6 +38,7 @@ class Situation:
     options: RuleOptions
     decisions: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    warning_codes: list[str] = field(default_factory=list)
 
     @property
     def ctx(self) -> Context:
@@ -52,9 +53,11 @@ class Situation:
         if switch not in self.decisions:
             self.decisions.append(switch)
 
-    def warn(self, message: str) -> None:
+    def warn(self, code: str, message: str) -> None:
+        """Accepted, but worth a look: a stable ``code`` (for translations) and an English ``message``."""
         if message not in self.warnings:
             self.warnings.append(message)
+            self.warning_codes.append(code)
 
 
 class RuleSet(ABC):
@@ -99,10 +102,12 @@ class RuleSet(ABC):
                 fan_if_scored=exc.fan_if_scored,
                 decisions=sit.decisions,
                 warnings=sit.warnings,
+                warning_codes=sit.warning_codes,
             )
         result.shapes = shapes
         result.decisions = sit.decisions
         result.warnings = sit.warnings
+        result.warning_codes = sit.warning_codes
         result.payments = ledger.payments
         result.deltas = ledger.deltas()
         return result

@@ -67,7 +67,8 @@ class Guiyang(RuleSet):
         warn_unpriced(sit)
         fan = pattern.value if pattern else None
         if fan is None:
-            sit.warn("the seed gives no 番 for a hand that is neither 混一色 nor 清一色: no amount is computed")
+            sit.warn("no_fan_for_pattern",
+                     "the seed gives no 番 for a hand that is neither 混一色 nor 清一色: no amount is computed")
         else:
             pay_pattern(sit, ledger, fan, lianzhuang.value if lianzhuang else 0)
         return ScoreResult(ruleset=self.name, valid=True, scored_shape=PLAIN, items=items, fan=fan)
@@ -80,19 +81,19 @@ def pay_pattern(sit: Situation, ledger: Ledger, fan: int, extra: int) -> None:
     for payer in others(ctx.winner):
         carries_extra = ctx.winner == ctx.dealer or payer == ctx.dealer
         ledger.pay("fan", payer, ctx.winner, fan + (extra if carries_extra else 0))
-    sit.warn("the seed does not tell a discard win from a self-draw: every other player pays, as its 连庄 "
-             "sentence says (其余非庄家只需支付牌型番数)")
+    sit.warn("discard_not_told_apart", "the seed does not tell a discard win from a self-draw: every other player "
+             "pays, as its 连庄 sentence says (其余非庄家只需支付牌型番数)")
 
 
 def warn_unpriced(sit: Situation) -> None:
     """Name what the hand holds or claims that the fragment gives no value for."""
     if any(meld.is_kong for meld in sit.hand.melds):
-        sit.warn("豆 (kongs) are not scored: the seed gives no 豆 values")
+        sit.warn("kongs_not_scored", "豆 (kongs) are not scored: the seed gives no 豆 values")
     claimed = [name for name in UNPRICED_CONTEXT if getattr(sit.ctx, name)]
     if any(sit.ctx.bets):
         claimed.append("bets")
     if claimed:
-        sit.warn(f"ignored, the seed gives no value for: {', '.join(claimed)}")
+        sit.warn("situations_ignored", f"ignored, the seed gives no value for: {', '.join(claimed)}")
 
 
 @dataclass(frozen=True)

@@ -31,7 +31,7 @@ class Shaanxi(RuleSet):
         sit.decide("A1 shaanxi.variant=108")
         reject_honors(sit.hand, "the 108-tile Shaanxi variant")
         if has_chow_meld(sit.hand):
-            sit.warn("exposed chow in the 108-tile variant, where 吃 is not allowed (accepted, [A1])")
+            sit.warn("chow_in_108", "exposed chow in the 108-tile variant, where 吃 is not allowed (accepted, [A1])")
         special = [s for s in sit.report.shapes if s != PLAIN]
         if special and PLAIN not in sit.report.shapes:
             sit.decide("A2 七对/十三幺/全不靠/组合龙 不算 in the 108 variant")

@@ -45,7 +45,7 @@ class Weinan(RuleSet):
     def check_tiles(self, sit: Situation) -> None:
         reject_honors(sit.hand, "Weinan")
         if has_chow_meld(sit.hand):
-            sit.warn("exposed chow in Weinan, where 吃 is not allowed (accepted as given)")
+            sit.warn("chow_in_weinan", "exposed chow in Weinan, where 吃 is not allowed (accepted as given)")
 
     def settle(self, sit: Situation, ledger: Ledger) -> ScoreResult:
         QueYiMen().check(sit)
