@@ -182,7 +182,7 @@ def test_command_prints_a_text_summary(tmp_path: Path) -> None:
     ("extra", "message"),
     [
         (("--rules", "mahjong"), "use one of"),
-        (("--bets", "1,2"), "four in all"),
+        (("--bets", "1,2"), "four whole numbers"),
         (("--option", "weinan.no_such=1"), "unknown option"),
         (("--engine", "spark"), "use local or ray"),
     ],

@@ -5,33 +5,11 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import typer
 
 from mjsnap.batch.scorers import DEFAULT_SCORER
-
-
-def _bets(text: str | None) -> list[int] | None:
-    if text is None:
-        return None
-    try:
-        values = [int(v) for v in text.replace(" ", "").split(",")]
-    except ValueError as exc:
-        raise typer.BadParameter(f"{text!r}: give four whole numbers, e.g. 1,0,2,0", param_hint="--bets") from exc
-    if len(values) != 4:
-        raise typer.BadParameter(f"{text!r}: one bet per seat, four in all", param_hint="--bets")
-    return values
-
-
-def _rule_options(pairs: list[str]) -> dict[str, str]:
-    from scoring.options import OptionError, RuleOptions
-
-    try:
-        RuleOptions.from_pairs(pairs)  # fail now, not once per photo
-    except OptionError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--option") from exc
-    return {key.strip(): value.strip() for key, _, value in (pair.partition("=") for pair in pairs)}
+from mjsnap.commands import context_options as co
 
 
 def batch(
@@ -49,19 +27,19 @@ def batch(
     model_dir: Path = typer.Option(None, "--model", help="model folder [models/current]"),
     backend: str = typer.Option("auto", "--backend", help="openvino, onnxruntime, ultralytics or auto"),
     conf: float = typer.Option(None, "--conf", min=0.0, max=1.0, help="detection confidence threshold"),
-    winner: int = typer.Option(0, "--winner", min=0, max=3, help="winner's seat (0-3)"),
-    dealer: int = typer.Option(0, "--dealer", min=0, max=3, help="dealer's seat (0-3)"),
-    self_draw: bool = typer.Option(None, "--self-draw/--no-self-draw", help="self-drawn win [when no --discarder]"),
-    discarder: int = typer.Option(None, "--discarder", min=0, max=3, help="seat that discarded the winning tile"),
-    bets: str = typer.Option(None, "--bets", help="bets per seat, e.g. 1,0,2,0 (炮子 / 注)"),
-    kong_replacement: bool = typer.Option(False, "--kong-replacement", help="won on a kong replacement (杠上花)"),
-    last_tile: bool = typer.Option(False, "--last-tile", help="won on the last tile (海底)"),
-    heavenly: bool = typer.Option(False, "--heavenly", help="天胡"),
-    earthly: bool = typer.Option(False, "--earthly", help="地胡"),
-    robbing_kong: bool = typer.Option(False, "--robbing-kong", help="抢杠"),
-    after_kong_discard: bool = typer.Option(False, "--after-kong-discard", help="Weinan 杠后点胡"),
-    missing_suit: str = typer.Option(None, "--missing-suit", help="Weinan 定缺 suit: m, p or s"),
-    option: list[str] = typer.Option([], "--option", "-o", help="rule switch KEY=VALUE (repeatable), as in mjsnap score"),
+    winner: int = co.WINNER,
+    dealer: int = co.DEALER,
+    self_draw: bool = co.SELF_DRAW,
+    discarder: int = co.DISCARDER,
+    bets: str = co.BETS,
+    kong_replacement: bool = co.KONG_REPLACEMENT,
+    last_tile: bool = co.LAST_TILE,
+    heavenly: bool = co.HEAVENLY,
+    earthly: bool = co.EARTHLY,
+    robbing_kong: bool = co.ROBBING_KONG,
+    after_kong_discard: bool = co.AFTER_KONG_DISCARD,
+    missing_suit: str = co.MISSING_SUIT,
+    option: list[str] = co.RULE_OPTION,
     scorer: str = typer.Option(DEFAULT_SCORER, "--scorer", help="per-photo function, module:factory"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar on stderr"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as JSON instead of text"),
@@ -83,14 +61,15 @@ def batch(
         raise typer.BadParameter(f"{engine!r}: use local or ray", param_hint="--engine")
     if rules not in RULESETS:
         raise typer.BadParameter(f"{rules!r}: use one of {', '.join(RULESETS)}", param_hint="--rules")
-    context: dict[str, Any] = {"winner": winner, "dealer": dealer, "self_draw": self_draw, "discarder": discarder,
-                               "kong_replacement": kong_replacement, "last_tile": last_tile, "heavenly": heavenly,
-                               "earthly": earthly, "robbing_kong": robbing_kong,
-                               "after_kong_discard": after_kong_discard, "missing_suit": missing_suit}
-    if (parsed_bets := _bets(bets)) is not None:
-        context["bets"] = parsed_bets
+    context = co.context(
+        winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,
+        kong_replacement=kong_replacement, last_tile=last_tile, heavenly=heavenly, earthly=earthly,
+        robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
+    )
+    co.rule_options(option)  # fail now, not once per photo
+    rule_options = {key.strip(): value.strip() for key, _, value in (pair.partition("=") for pair in option)}
     settings = BatchSettings(
-        inputs=inputs, out=out, ruleset=rules, rule_options=_rule_options(option), context=context,
+        inputs=inputs, out=out, ruleset=rules, rule_options=rule_options, context=context,
         workers=workers, resume=resume, overwrite=overwrite, retry_errors=retry_errors,
         engine=engine, ray_address=ray_address, ship_bytes=ship_bytes, scorer=scorer,
         model_dir=str(model_dir) if model_dir else None, backend=backend, conf=conf,

@@ -18,6 +18,8 @@ from typing import Any
 
 import typer
 
+from mjsnap.commands import context_options as co
+
 RULES_HELP = "shaanxi | shaanxi108 | xian | weinan | guiyang (partial)"
 
 
@@ -31,31 +33,26 @@ def score(
         "-m",
         help="TYPE:TILES or TYPE:TILES@SEAT (who fed it), e.g. pung:555p@2, kong_concealed:2222s; repeat",
     ),
-    self_draw: bool = typer.Option(False, "--self-draw", help="won on an own draw (default when no discarder)"),
-    winner: int = typer.Option(0, "--winner", help="winner's seat 0-3"),
-    dealer: int = typer.Option(0, "--dealer", help="dealer's seat 0-3"),
-    discarder: int = typer.Option(None, "--discarder", help="seat that discarded the winning tile (or was robbed)"),
-    bets: str = typer.Option(None, "--bets", help="bets per seat, e.g. 1,0,2,0 (Shaanxi 炮子 / Xi'an 注)"),
-    kong_replacement: bool = typer.Option(False, "--kong-replacement", help="won on a kong replacement draw"),
-    last_tile: bool = typer.Option(False, "--last-tile", help="won on the last tile (海底)"),
-    heavenly: bool = typer.Option(False, "--heavenly", help="天胡"),
-    earthly: bool = typer.Option(False, "--earthly", help="地胡"),
-    robbing_kong: bool = typer.Option(False, "--robbing-kong", help="抢杠 (--discarder = the player robbed)"),
-    after_kong_discard: bool = typer.Option(False, "--after-kong-discard", help="Weinan 杠后点胡"),
-    missing_suit: str = typer.Option(None, "--missing-suit", help="Weinan 定缺 suit: m, p or s"),
-    option: list[str] = typer.Option(None, "--option", "-o", help="rule switch KEY=VALUE (repeat); see docs"),
+    self_draw: bool = co.SELF_DRAW,
+    winner: int = co.WINNER,
+    dealer: int = co.DEALER,
+    discarder: int = co.DISCARDER,
+    bets: str = co.BETS,
+    kong_replacement: bool = co.KONG_REPLACEMENT,
+    last_tile: bool = co.LAST_TILE,
+    heavenly: bool = co.HEAVENLY,
+    earthly: bool = co.EARTHLY,
+    robbing_kong: bool = co.ROBBING_KONG,
+    after_kong_discard: bool = co.AFTER_KONG_DISCARD,
+    missing_suit: str = co.MISSING_SUIT,
+    option: list[str] = co.RULE_OPTION,
     lang: str = typer.Option("zh", "--lang", help="zh | en names in the breakdown"),
     as_json: bool = typer.Option(False, "--json", help="print the result as one JSON object"),
     json_in: str = typer.Option(None, "--json-in", help="score golden.json-schema cases from FILE or - (stdin)"),
     model: Path = typer.Option(None, "--model", help="photo: model directory (default: models/current)"),
 ) -> None:
     """Score a hand: shapes, items, and the points each seat wins or pays."""
-    from scoring.options import OptionError, RuleOptions
-
-    try:
-        options = RuleOptions.from_pairs(option or [])
-    except OptionError as exc:
-        _fail(str(exc))
+    options = co.rule_options(option)
     if lang not in ("zh", "en"):
         _fail(f"--lang {lang!r}: use zh or en")
     if json_in is not None:
@@ -69,21 +66,11 @@ def score(
 
     if rules not in RULESETS + PARTIAL_RULESETS:
         _fail(f"--rules {rules!r}: use one of {', '.join(RULESETS + PARTIAL_RULESETS)}")
-    context: dict[str, Any] = {
-        "winner": winner,
-        "dealer": dealer,
-        "discarder": discarder,
-        "bets": _parse_bets(bets),
-        "kong_replacement": kong_replacement,
-        "last_tile": last_tile,
-        "heavenly": heavenly,
-        "earthly": earthly,
-        "robbing_kong": robbing_kong,
-        "after_kong_discard": after_kong_discard,
-        "missing_suit": missing_suit,
-    }
-    if self_draw:
-        context["self_draw"] = True
+    context = co.context(
+        winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,
+        kong_replacement=kong_replacement, last_tile=last_tile, heavenly=heavenly, earthly=earthly,
+        robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
+    )
     if Path(hand).is_file():
         _score_photo(Path(hand), rules, options, context, model)
         return
@@ -213,15 +200,6 @@ def _parse_meld(text: str) -> dict[str, Any]:
             _fail(f"--meld {text!r}: the seat after @ must be 0-3")
         meld["from"] = int(seat)
     return meld
-
-
-def _parse_bets(text: str | None) -> list[int]:
-    if text is None:
-        return [0, 0, 0, 0]
-    parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 4 or not all(p.isdigit() for p in parts):
-        _fail(f"--bets {text!r}: give four whole numbers, one per seat, e.g. 1,0,2,0")
-    return [int(p) for p in parts]
 
 
 def _fail(message: str) -> None:

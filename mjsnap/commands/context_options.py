@@ -1,0 +1,71 @@
+"""The hand's context as command-line options, shared by `mjsnap score` and `mjsnap batch`: one name, one help
+text and one parser per option, so both commands read a context the same way (golden.json's context fields)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import typer
+
+SEAT = {"min": 0, "max": 3}
+WINNER = typer.Option(0, "--winner", **SEAT, help="winner's seat (0-3)")
+DEALER = typer.Option(0, "--dealer", **SEAT, help="dealer's seat (0-3)")
+DISCARDER = typer.Option(None, "--discarder", **SEAT, help="seat that discarded the winning tile (or was robbed)")
+SELF_DRAW = typer.Option(None, "--self-draw/--no-self-draw", help="won on an own draw [default: when no --discarder]")
+BETS = typer.Option(None, "--bets", help="bets per seat, e.g. 1,0,2,0 (Shaanxi 炮子 / Xi'an 注)")
+KONG_REPLACEMENT = typer.Option(False, "--kong-replacement", help="won on a kong replacement draw (杠上花)")
+LAST_TILE = typer.Option(False, "--last-tile", help="won on the last tile (海底)")
+HEAVENLY = typer.Option(False, "--heavenly", help="天胡")
+EARTHLY = typer.Option(False, "--earthly", help="地胡")
+ROBBING_KONG = typer.Option(False, "--robbing-kong", help="抢杠 (--discarder = the player robbed)")
+AFTER_KONG_DISCARD = typer.Option(False, "--after-kong-discard", help="Weinan 杠后点胡")
+MISSING_SUIT = typer.Option(None, "--missing-suit", help="Weinan 定缺 suit: m, p or s")
+RULE_OPTION = typer.Option([], "--option", "-o", help="rule switch KEY=VALUE (repeatable); see docs/score-json.md")
+
+
+def parse_bets(text: str | None) -> list[int] | None:
+    """"1,0,2,0" -> [1, 0, 2, 0]; None stays None (the context's default, or a batch sidecar's, applies)."""
+    if text is None:
+        return None
+    parts = [part.strip() for part in text.split(",")]
+    if len(parts) != 4 or not all(part.isdigit() for part in parts):
+        raise typer.BadParameter(f"{text!r}: give four whole numbers, one per seat", param_hint="--bets")
+    return [int(part) for part in parts]
+
+
+def rule_options(pairs: list[str]):
+    """The checked RuleOptions of the --option pairs (a bad key or value is a usage error, before any work)."""
+    from scoring.options import OptionError, RuleOptions
+
+    try:
+        return RuleOptions.from_pairs(pairs)
+    except OptionError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--option") from exc
+
+
+def context(
+    *,
+    winner: int,
+    dealer: int,
+    discarder: int | None,
+    self_draw: bool | None,
+    bets: str | None,
+    kong_replacement: bool,
+    last_tile: bool,
+    heavenly: bool,
+    earthly: bool,
+    robbing_kong: bool,
+    after_kong_discard: bool,
+    missing_suit: str | None,
+) -> dict[str, Any]:
+    """The context dict (scoring.hand.Context.from_dict's fields); unset self_draw and bets are left out."""
+    out: dict[str, Any] = {
+        "winner": winner, "dealer": dealer, "discarder": discarder, "kong_replacement": kong_replacement,
+        "last_tile": last_tile, "heavenly": heavenly, "earthly": earthly, "robbing_kong": robbing_kong,
+        "after_kong_discard": after_kong_discard, "missing_suit": missing_suit,
+    }  # fmt: skip
+    if self_draw is not None:
+        out["self_draw"] = self_draw
+    if (parsed := parse_bets(bets)) is not None:
+        out["bets"] = parsed
+    return out
