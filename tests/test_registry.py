@@ -5,6 +5,7 @@ metrics run in test_retrain_loop.py."""
 from __future__ import annotations
 
 import json
+import hashlib
 from pathlib import Path
 
 import pytest
@@ -17,11 +18,20 @@ from vision.evaluate import ClassMetrics, Confusion, EvalReport
 runner = CliRunner()
 
 
-def model_dir(path: Path, version: str, weights: bytes) -> Path:
+def model_dir(path: Path, version: str, weights: bytes, **stages: bytes) -> Path:
+    """A stand-in model directory: model.pt holding ``weights``, or with ``stages`` (detector=..., classifier=...)
+    a two-stage one whose stage folders hold model.pt and a nested model_openvino/model.bin."""
     path.mkdir(parents=True, exist_ok=True)
-    (path / "model.pt").write_bytes(weights)
     meta = {"version": version, "classes": list(CLASS_NAMES), "imgsz": 64, "created": "2026-01-01T00:00:00+00:00",
             "train_command": f"mjsnap train --name {version}", "data": f"data-of-{version}", "metrics": {}}
+    if stages:
+        meta["design"] = "two_stage"
+        for stage, stage_weights in stages.items():
+            (path / stage / "model_openvino").mkdir(parents=True, exist_ok=True)
+            (path / stage / "model.pt").write_bytes(stage_weights)
+            (path / stage / "model_openvino" / "model.bin").write_bytes(stage_weights + b"-openvino")
+    else:
+        (path / "model.pt").write_bytes(weights)
     (path / "meta.json").write_text(json.dumps(meta))
     return path
 
@@ -189,3 +199,43 @@ def test_promote_refuses_worse_and_accepts_better(tmp_path, injected):
 def test_promote_into_an_empty_models_folder(tmp_path, injected):
     result = registry.promote(model_dir(tmp_path / "cand", "first", b"w"), Path("val.yaml"), tmp_path / "models")
     assert result.decision.accepted and result.comparison is None and result.version.id == "first"
+
+
+def test_one_stage_digest_is_that_of_model_pt(tmp_path):
+    assert registry.weights_digest(model_dir(tmp_path, "v1", b"weights-1")) == hashlib.sha256(b"weights-1").hexdigest()
+
+
+@pytest.mark.parametrize(
+    "detector, classifier, same",
+    [
+        (b"det-1", b"cls-1", True),
+        (b"det-1", b"cls-2", False),  # a retrained classifier alone is a new model
+        (b"det-2", b"cls-1", False),
+        (b"cls-1", b"det-1", False),  # the same files in the other stage
+    ],
+)
+def test_two_stage_digest_covers_both_networks(tmp_path, detector, classifier, same):
+    reference = registry.weights_digest(model_dir(tmp_path / "a", "v1", b"", detector=b"det-1", classifier=b"cls-1"))
+    other = registry.weights_digest(model_dir(tmp_path / "b", "v1", b"", detector=detector, classifier=classifier))
+    assert (other == reference) is same
+
+
+def test_two_stage_versions_are_kept_and_restored_whole(tmp_path):
+    from mjsnap.cli import app
+
+    models = tmp_path / "models"
+    model_dir(models / "current", "ts1", b"", detector=b"det-1", classifier=b"cls-1")
+    reg = registry.load(models)
+    assert reg.version("ts1").design == "two_stage"
+    registry.install(models, reg, model_dir(tmp_path / "c2", "ts2", b"", detector=b"det-1", classifier=b"cls-2"),
+                     "ts2", data=None, command="", metrics={})
+    kept = models / "versions" / "ts1"
+    assert (kept / "classifier" / "model.pt").read_bytes() == b"cls-1"
+    assert (kept / "classifier" / "model_openvino" / "model.bin").read_bytes() == b"cls-1-openvino"
+    assert (models / "current" / "classifier" / "model.pt").read_bytes() == b"cls-2"
+
+    result = runner.invoke(app, ["models", "--models-dir", str(models)])
+    assert result.exit_code == 0 and "* ts2" in result.output and "two_stage" in result.output
+    assert registry.rollback(models).id == "ts1"
+    assert (models / "current" / "classifier" / "model_openvino" / "model.bin").read_bytes() == b"cls-1-openvino"
+    assert (models / "versions" / "ts2" / "detector" / "model.pt").read_bytes() == b"det-1"

@@ -72,11 +72,19 @@ def labelled_images(data: Path, split: str = "val", limit: int | None = None) ->
     return [item for folder in resolved[split] for item in ev.load_labelled_folder(Path(folder), limit)]
 
 
+def model_backends(model_dir: Path) -> list[str]:
+    """Backends a model directory can run, fastest first (for a two-stage model: those both stages have)."""
+    from vision.detector import available_backends, read_meta
+    from vision.twostage.backend import DESIGN, STAGES
+
+    model_dir = Path(model_dir)
+    folders = [model_dir / s for s in STAGES] if read_meta(model_dir).get("design") == DESIGN else [model_dir]
+    return [b for b in available_backends(folders[0]) if all(b in available_backends(f) for f in folders[1:])]
+
+
 def common_backend(current: Path, candidate: Path, requested: str = "auto") -> str:
     """The backend both model directories can run (the fastest one, when 'auto')."""
-    from vision.detector import available_backends
-
-    both = [b for b in available_backends(current) if b in set(available_backends(candidate))]
+    both = [b for b in model_backends(current) if b in set(model_backends(candidate))]
     if requested != "auto":
         if requested not in both:
             raise ValueError(f"backend {requested!r} is not available for both models (both have: {both})")

@@ -25,11 +25,13 @@ from pydantic import BaseModel, Field
 from mjsnap.labels import write_atomic
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
+from vision.twostage.backend import STAGES
 
 REGISTRY_FILE = "registry.json"
 CURRENT = "current"
 VERSIONS = "versions"
 DEFAULT_METRIC = "map50"
+ONE_STAGE = "one_stage"  # a meta.json without "design"
 _ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
@@ -44,7 +46,8 @@ class ModelVersion(BaseModel):
     command: str = ""
     metrics: dict[str, Any] = Field(default_factory=dict)
     path: str  # relative to the models folder: "current" or "versions/<id>"
-    sha256: str  # of model.pt (or of meta.json when a directory has no model.pt)
+    sha256: str  # weights_digest: of model.pt, of both stages' model.pt, or of meta.json without weights
+    design: str = ONE_STAGE  # meta.json "design": one_stage (one 36-class detector) or two_stage
 
 
 class Registry(BaseModel):
@@ -71,13 +74,24 @@ def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 
+def networks(model_dir: Path) -> list[Path]:
+    """The weights of every network of a model directory: model.pt, or each stage's model.pt (design (b))."""
+    model_dir = Path(model_dir)
+    if (model_dir / "model.pt").is_file():
+        return [model_dir / "model.pt"]
+    return [model_dir / stage / "model.pt" for stage in STAGES if (model_dir / stage / "model.pt").is_file()]
+
+
 def weights_digest(model_dir: Path) -> str:
-    path = Path(model_dir) / "model.pt"
-    path = path if path.is_file() else Path(model_dir) / "meta.json"
+    """sha256 of the weights (of model.pt alone for a one-stage model; meta.json when there are no weights)."""
+    files = networks(model_dir) or [Path(model_dir) / "meta.json"]
     digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            digest.update(block)
+    for path in files:
+        if len(files) > 1:  # which network each part is, so two stages cannot be swapped unnoticed
+            digest.update(path.relative_to(model_dir).as_posix().encode() + b"\0")
+        with path.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                digest.update(block)
     return digest.hexdigest()
 
 
@@ -141,6 +155,7 @@ def _entry_from_meta(model_dir: Path, relative: str) -> ModelVersion:
         metrics=dict(meta.get("metrics") or {}),
         path=relative,
         sha256=weights_digest(model_dir),
+        design=str(meta.get("design") or ONE_STAGE),
     )
 
 
@@ -223,7 +238,8 @@ def install(
                 metrics={**(meta.get("metrics") or {}), **metrics})
     write_atomic(models_dir / CURRENT / "meta.json", (json.dumps(meta, indent=1, ensure_ascii=False) + "\n").encode())
     entry = ModelVersion(id=version_id, created=str(meta.get("created") or now()), data=data, command=meta["train_command"],
-                         metrics=meta["metrics"], path=CURRENT, sha256=weights_digest(models_dir / CURRENT))
+                         metrics=meta["metrics"], path=CURRENT, sha256=weights_digest(models_dir / CURRENT),
+                         design=str(meta.get("design") or ONE_STAGE))
     registry.versions.append(entry)
     registry.current = version_id
     registry.history.append(version_id)

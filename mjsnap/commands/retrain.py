@@ -187,7 +187,7 @@ def models(models_dir: Path = typer.Option(None, help="models folder (default mo
     for item in registry.versions:
         mark = "*" if item.id == registry.current else " "
         scores = ", ".join(f"{k}: mAP50 {v.get('map50')}" for k, v in item.metrics.items() if isinstance(v, dict))
-        typer.echo(f"{mark} {item.id:<28} {item.created}  {item.path or '(files gone)'}  {scores}")
+        typer.echo(f"{mark} {item.id:<28} {item.design:<9}  {item.created}  {item.path or '(files gone)'}  {scores}")
 
 
 def register(app: typer.Typer) -> None:
