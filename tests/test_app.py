@@ -3,6 +3,7 @@ language, the dice page. Photo flows that need the shipped model are in test_app
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -66,7 +67,7 @@ def test_rule_option_switch_changes_who_pays(app):
     app.selectbox(key="opt-shaanxi-discard_payer").set_value("discarder")
     app.run()
     assert settlement(app) == [6, -6, 0, 0]
-    assert any("A3" in c.value for c in app.caption)
+    assert any("[A3]" in c.value for c in app.caption)
 
 
 def test_tapping_a_tile_and_picking_a_face_corrects_the_hand(app):
@@ -132,14 +133,77 @@ def test_weinan_missing_suit_is_prefilled_from_the_tiles(app):
     assert settlement(app) == [3, -1, -1, -1]
 
 
-def test_bad_typed_tiles_are_explained(app):
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("zh", "牌写错了：第 4 个字符“x”不对"), ("en", "The tiles are not valid: unexpected character 'x' at position 3")],
+)
+def test_bad_typed_tiles_are_explained(app, lang, expected):
+    app.radio(key="lang").set_value(lang)
     type_hand(app, "123x", "")
-    assert "牌写错了" in app.error[0].value and "'x'" in app.error[0].value
+    assert app.error[0].value.startswith(expected)
 
 
-def test_five_copies_are_refused(app):
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("zh", "这手牌还不完整：牌不对：不是麻将牌，或一种牌超过 4 张"), ("en", "5 copies of 1m")],
+)
+def test_five_copies_are_refused(app, lang, expected):
+    app.radio(key="lang").set_value(lang)
     type_hand(app, "1111m2345678m11s", "1m")
-    assert "5 copies of 1m" in app.error[0].value
+    assert expected in app.error[0].value
+
+
+HAS_CHINESE = re.compile(r"[\u4e00-\u9fff]")
+OPTION_KEY = re.compile(r"\b[a-z]+\.[a-z_]+\b")  # shaanxi.discard_payer
+
+
+def option_widgets(at: AppTest) -> list:
+    widgets = [*at.selectbox, *at.checkbox, *at.number_input, *at.text_input]
+    return [w for w in widgets if (w.key or "").startswith("opt-")]
+
+
+@pytest.mark.parametrize("ruleset", ["shaanxi", "shaanxi108", "xian", "weinan"])
+def test_rule_options_are_in_chinese_on_a_chinese_page(app, ruleset):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="ctx-ruleset").set_value(ruleset)
+    app.run()
+    widgets = option_widgets(app)
+    assert widgets
+    for widget in widgets:
+        assert HAS_CHINESE.search(widget.label) and not OPTION_KEY.search(widget.label), widget.label
+        for choice in getattr(widget, "options", []):
+            assert not re.search(r"[A-Za-z]{3,}", choice.replace("JSON", "")), (widget.label, choice)
+
+
+def test_rule_options_are_in_english_on_an_english_page(app):
+    app.radio(key="lang").set_value("en")
+    type_hand(app, "123m456m789m234s5s", "5s")
+    labels = {w.key: w.label for w in option_widgets(app)}
+    assert labels["opt-shaanxi-discard_payer"] == "[A3] Who pays the win on a discard"
+    assert app.selectbox(key="opt-shaanxi-discard_payer").options == ["all three (the formal text)", "the discarder alone"]
+    glosses = re.compile(r"\(.*?\)")  # English labels may gloss a term: "Kongs in a drawn hand (荒庄)"
+    assert not any(HAS_CHINESE.search(glosses.sub("", label)) for label in labels.values())
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("zh", "不能胡：1 番的牌不能接炮（也不能抢杠）"), ("en", "Not a win: ")],
+)
+def test_not_a_win_says_why_in_the_page_language(app, lang, expected):
+    app.radio(key="lang").set_value(lang)
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="ctx-ruleset").set_value("weinan")
+    app.run()
+    assert app.error[0].value.startswith(expected)
+    if lang == "zh":
+        assert not re.search(r"[A-Za-z]{3,}", app.error[0].value)
+
+
+def test_decisions_name_the_rule_option_in_chinese(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="opt-shaanxi-discard_payer").set_value("discarder")
+    app.run()
+    assert any("[A3] 放胡时谁付胡牌分: 点炮的一家付" in c.value for c in app.caption)
 
 
 def test_english_switch(app):

@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from mjsnap.app import state
 from mjsnap.app.draft import Draft
 from mjsnap.app.i18n import RULESET_NAMES, SUIT_NAMES, pick
+from mjsnap.i18n_catalogue import explain, option_label, option_value
 from scoring.hand import MAX_BET, N_SEATS, Context, HandError
 from scoring.options import OptionError, RuleOptions
 from scoring.scorer import RULESETS
@@ -48,14 +49,19 @@ def start_new_hand() -> None:
         st.session_state[f"ctx-bet-{seat}"] = min(bet, MAX_BET)
 
 
-def _option_widget(section: str, name: str, field, value):
+def _option_widget(section: str, name: str, field, value, lang: str):
     key = f"opt-{section}-{name}"
-    label = f"{section}.{name}"
-    help_text = field.description
+    option = f"{section}.{name}"
+    label = option_label(option, lang)
+    # the option's key is what `mjsnap score --option` takes; the field's description is SPEC's reasoning (English)
+    help_text = f"{field.description} (`{option}`)" if lang == "en" else f"`{option}`"
     annotation = field.annotation
     if typing.get_origin(annotation) is typing.Literal:
         choices = list(typing.get_args(annotation))
-        return st.selectbox(label, choices, index=choices.index(value), key=key, help=help_text)
+        return st.selectbox(
+            label, choices, index=choices.index(value), key=key, help=help_text,
+            format_func=lambda choice: option_value(option, choice, lang),
+        )
     if annotation is bool:
         return st.checkbox(label, value=value, key=key, help=help_text)
     if annotation is int:
@@ -67,7 +73,7 @@ def _option_widget(section: str, name: str, field, value):
     return json.loads(text)
 
 
-def rule_options(ruleset: str, t) -> tuple[RuleOptions | None, str | None]:
+def rule_options(ruleset: str, t, lang: str) -> tuple[RuleOptions | None, str | None]:
     """The switches of the chosen rule set's section (defaults = SPEC's recommendation)."""
     section = SECTION_OF[ruleset]
     defaults: BaseModel = getattr(RuleOptions(), section)
@@ -77,7 +83,7 @@ def rule_options(ruleset: str, t) -> tuple[RuleOptions | None, str | None]:
             for name, field in type(defaults).model_fields.items():
                 if name in FIXED_BY_RULESET.get(ruleset, ()):
                     continue
-                value = _option_widget(section, name, field, getattr(defaults, name))
+                value = _option_widget(section, name, field, getattr(defaults, name), lang)
                 if value != getattr(defaults, name):
                     overrides[f"{section}.{name}"] = value
         return RuleOptions().with_overrides(overrides), None
@@ -99,7 +105,7 @@ def show(draft: Draft, t, lang: str) -> HandSetup:
     ruleset = st.selectbox(
         t("ruleset"), RULESETS, key="ctx-ruleset", format_func=lambda r: pick(RULESET_NAMES[r], lang)
     )
-    options, option_error = rule_options(ruleset, t)
+    options, option_error = rule_options(ruleset, t, lang)
 
     seats = list(range(N_SEATS))
     players = state.ledger().players
@@ -151,5 +157,5 @@ def show(draft: Draft, t, lang: str) -> HandSetup:
             **flags,
         )
     except HandError as exc:
-        return HandSetup(ruleset, options, None, t("bad_context", detail=str(exc)))
+        return HandSetup(ruleset, options, None, t("bad_context", detail=explain(exc.code, lang, str(exc))))
     return HandSetup(ruleset, options, context, option_error)

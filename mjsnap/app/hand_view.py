@@ -9,6 +9,7 @@ from mjsnap.app.draft import Draft
 from mjsnap.app.i18n import MELD_NAMES, pick
 from mjsnap.app.overlay import is_low_confidence
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
+from mjsnap.i18n_catalogue import explain
 
 TILE_BOX = TILE_SIZE[0] + 4
 
@@ -80,4 +81,4 @@ def show(t, lang: str) -> None:
     if reading is not None and reading.read.warnings and draft == origin:
         with st.expander(t("read_warnings")):
             for warning in reading.read.warnings:
-                st.caption(f"`{warning.code}` {warning.message}")
+                st.caption(f"`{warning.code}` {explain(warning.code, lang, warning.message)}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from mjsnap.i18n_catalogue import pick
 from scoring.tiles import EN_NAMES, N_KINDS, ZH_NAMES
 
 LANGS = ("zh", "en")
@@ -28,10 +29,11 @@ STRINGS: dict[str, tuple[str, str]] = {
     "typed_tiles": ("手牌（不含赢牌）", "Tiles (without the winning tile)"),
     "typed_win": ("赢牌（可空，空则列出听牌）", "Winning tile (leave empty to list the waits)"),
     "use_typed": ("用这手牌", "Use these tiles"),
-    "not_an_image": ("这个文件不是可读的照片：{detail}", "This file is not a readable photo: {detail}"),
-    "bad_tiles": ("牌写错了：{detail}", "The tiles are not valid: {detail}"),
+    "not_an_image": ("“{name}” 不是可读的照片（支持 JPEG、PNG、WebP、HEIC）", "This file is not a readable photo: {detail}"),
+    "bad_tiles": ("牌写错了（写法如 123m456p789s11z，字牌 1z-7z = 东南西北中发白）", "The tiles are not valid: {detail}"),
+    "bad_tile_at": ("牌写错了：第 {n} 个字符“{char}”不对（写法如 123m456p789s11z）", "The tiles are not valid: {detail}"),
     "no_model": (
-        "没有找到识别模型（{detail}）。可以手动输入牌。",
+        "没有找到识别模型。可以手动输入牌。",
         "No recognition model found ({detail}). You can type the tiles instead.",
     ),
     "timings": ("识别 {total} ms（读图 {decode}，检测 {detect}，整理 {read}）· 模型 {version}",
@@ -218,11 +220,6 @@ def tr(lang: str) -> Callable[..., str]:
         return text.format(**values) if values else text
 
     return t
-
-
-def pick(pair: tuple[str, str], lang: str) -> str:
-    """One side of a (zh, en) pair."""
-    return pair[1] if lang == "en" else pair[0]
 
 
 def tile_name(kind: int, lang: str) -> str:

@@ -34,8 +34,12 @@ def _from_text() -> None:
     tiles, win = st.session_state.typed_tiles.strip(), st.session_state.typed_win.strip()
     try:
         draft = from_text(tiles, win or None)
-    except (TileParseError, ValueError) as exc:
-        st.session_state.photo_error = ("bad_tiles", str(exc))
+    except TileParseError as exc:
+        text, at = exc.text, exc.position
+        if at is not None and 0 <= at < len(text):
+            st.session_state.photo_error = ("bad_tile_at", {"n": at + 1, "char": text[at], "detail": str(exc)})
+        else:
+            st.session_state.photo_error = ("bad_tiles", {"detail": str(exc)})
         return
     state.new_photo(None)
     state.set_draft(draft, origin=True)

@@ -11,6 +11,7 @@ from mjsnap.app.i18n import SHAPE_NAMES, pick
 from mjsnap.app.ledger import LedgerError
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from mjsnap.app.wins import MAX_WINNERS, ScoredWin, record_wins
+from mjsnap.i18n_catalogue import decision, explain, item_note
 from scoring.hand import Context
 from scoring.result import ScoreResult
 from scoring.tiles import kind_of
@@ -20,12 +21,12 @@ def shape_text(shapes: list[str], lang: str) -> str:
     return " · ".join(pick(SHAPE_NAMES.get(s, (s, s)), lang) for s in shapes)
 
 
-def items_table(result: ScoreResult, t) -> pd.DataFrame:
+def items_table(result: ScoreResult, t, lang: str) -> pd.DataFrame:
     return pd.DataFrame(
         {
             t("item"): [f"{item.zh} · {item.en}" for item in result.items],
             t("value"): [item.value for item in result.items],
-            t("why"): [item.reason for item in result.items],
+            t("why"): [item_note(item.name, lang, item.reason) for item in result.items],
         }
     )
 
@@ -110,7 +111,7 @@ def show_result(win: ScoredWin, t, lang: str) -> None:
     result, context = win.result, win.context
     st.subheader(t("result_header"))
     if not result.valid:
-        st.error(t("not_a_win", detail=result.error or result.reason or "?"))
+        st.error(t("not_a_win", detail=explain(result.reason, lang, result.error)))
         if result.shapes:
             st.caption(f"{t('shapes')}: {shape_text(result.shapes, lang)}")
         return
@@ -120,13 +121,14 @@ def show_result(win: ScoredWin, t, lang: str) -> None:
     if result.fan is not None:
         headline += " · " + t("total_fan", fan=result.fan)
     st.success(headline)
-    st.dataframe(items_table(result, t), hide_index=True, width="stretch")
+    st.dataframe(items_table(result, t, lang), hide_index=True, width="stretch")
     st.markdown(f"**{t('settlement')}**")
     st.dataframe(settlement_table(result, context, t), hide_index=True, width="stretch")
     if result.decisions:
-        st.caption(t("decisions", items="; ".join(result.decisions)))
+        st.caption(t("decisions", items="; ".join(decision(d, lang) for d in result.decisions)))
     if result.warnings:
-        st.warning(t("warnings", items="; ".join(result.warnings)))
+        notes = (explain(code, lang, text) for code, text in zip(result.warning_codes, result.warnings))
+        st.warning(t("warnings", items="; ".join(notes)))
     ledger_buttons(win, t)
 
 
@@ -147,5 +149,5 @@ def show_waits(entries: list[dict], context: Context, t, lang: str) -> None:
                     st.markdown(t("wait_scores", name=name, points=points) + fan)
                     st.caption(shape_text(result.shapes, lang))
                 else:
-                    st.caption(t("wait_not_allowed", detail=result.error or result.reason or "?"))
+                    st.caption(t("wait_not_allowed", detail=explain(result.reason, lang, result.error)))
 

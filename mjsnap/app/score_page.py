@@ -8,6 +8,7 @@ from mjsnap.app import context_form, editor, hand_view, photo_input, result_view
 from mjsnap.app.draft import from_read
 from mjsnap.app.overlay import draw_detections
 from mjsnap.app.wins import ScoredWin
+from mjsnap.i18n_catalogue import explain
 from scoring.hand import HandError
 from scoring.scorer import score, waits
 
@@ -26,10 +27,12 @@ def _read_current_photo(t) -> None:
         with st.spinner("…"):
             reading = recognize.read_photo(photo.data)
     except ImageReadError as exc:
-        st.session_state.photo_error = ("not_an_image", str(exc).replace("<image bytes>", photo.name))
+        st.session_state.photo_error = (
+            "not_an_image", {"name": photo.name, "detail": str(exc).replace("<image bytes>", photo.name)}
+        )
         return
     except ModelNotFoundError as exc:
-        st.session_state.photo_error = ("no_model", str(exc))
+        st.session_state.photo_error = ("no_model", {"detail": str(exc)})
         return
     st.session_state.reading = reading
     state.set_draft(from_read(reading.read), origin=True)
@@ -50,8 +53,8 @@ def show(t, lang: str) -> None:
     result_view.show_pending(t)
     _read_current_photo(t)
     if st.session_state.photo_error:
-        key, detail = st.session_state.photo_error
-        st.error(t(key, detail=detail))
+        key, values = st.session_state.photo_error
+        st.error(t(key, **values))
         return
     if state.draft() is None:
         return
@@ -69,13 +72,13 @@ def show(t, lang: str) -> None:
         hand = draft.hand(setup.context)
     except HandError as exc:
         st.subheader(t("result_header"))
-        st.error(t("hand_problem", detail=str(exc)))
+        st.error(t("hand_problem", detail=explain(exc.code, lang, str(exc))))
         return
     if hand.win_tile is None:
         try:
             entries = waits(hand, setup.ruleset, setup.options)
         except HandError as exc:
-            st.error(t("hand_problem", detail=str(exc)))
+            st.error(t("hand_problem", detail=explain(exc.code, lang, str(exc))))
             return
         result_view.show_waits(entries, setup.context, t, lang)
         return

@@ -31,7 +31,7 @@ DEFAULTS: dict[str, Any] = {
     "page": "score",
     "photo": None,  # Photo | None
     "reading": None,  # recognize.Reading of the current photo | None
-    "photo_error": None,  # message when the photo could not be read
+    "photo_error": None,  # (message key, values) when the photo or the typed tiles could not be read
     "draft": None,  # Draft being corrected | None
     "origin": None,  # Draft as read, to tell whether a correction was made
     "selected": None,  # tile index being fixed, "add" while adding a tile, or None

@@ -1,0 +1,227 @@
+"""The engine's and the photo reader's stable codes in words, 中文 and English.
+
+Keyed by what the data already carries, never by English text: rule options by their dotted key
+(``scoring.options.option_keys``) and ``key=value`` for their choices, not-a-win reasons and input errors by
+``ScoreResult.reason`` / ``HandError.code``, score warnings by ``ScoreResult.warning_codes``, photo warnings by
+``vision.normalize.ReadWarning.code``, breakdown items by ``ScoreItem.name``.
+
+The engine's own ``error`` / ``message`` / ``reason`` sentences are English and name the very tiles and seats, so in
+English ``explain`` shows them as they are; in Chinese it shows the catalogue's sentence for the code.
+tests/test_i18n_catalogue.py fails when a code or an option has no text in either language.
+"""
+
+from __future__ import annotations
+
+import re
+
+Pair = tuple[str, str]  # (zh, en)
+
+OPTION_LABELS: dict[str, Pair] = {
+    "shaanxi.base_points": ("底分 D", "Base points D"),
+    "shaanxi.variant": ("[A1/A2] 牌数：136 张或 108 张", "[A1/A2] Tile set: 136 or 108 tiles"),
+    "shaanxi.discard_payer": ("[A3] 放胡时谁付胡牌分", "[A3] Who pays the win on a discard"),
+    "shaanxi.paozi_discard_payer": ("[A3] 放胡时谁付炮子", "[A3] Who pays the bets (炮子) on a discard"),
+    "shaanxi.kong_on_draw": ("[A4] 荒庄时杠分", "[A4] Kongs in a drawn hand (荒庄)"),
+    "shaanxi.dealer_doubling": ("[A5] 庄家翻倍的范围", "[A5] What the dealer doubling covers"),
+    "shaanxi.max_bet": ("[A6] 炮子最多几个", "[A6] Most bets (炮子) a player may set"),
+    "xian.base_points": ("基数 B", "Base amount B"),
+    "xian.heavenly": ("[A7] 天胡“赢三倍”", "[A7] Heavenly hand “wins three times”"),
+    "xian.discard_payer": ("[A8] 点炮时谁付胡牌和注", "[A8] Who pays win and bets on a discard"),
+    "xian.kong_payer": ("[A9] 明杠（别人打出的牌）谁付", "[A9] Who pays a kong made on a discard"),
+    "xian.unique_wait_required": ("[A10] 夹张/单调只算独听", "[A10] Closed/single wait only when it is the only wait"),
+    "xian.multiply_bets_and_kongs": (
+        "[A11] 杠后开花×2、天胡×3 也乘注和杠", "[A11] The ×2 / ×3 multipliers also apply to bets and kongs"
+    ),
+    "weinan.point_value": ("每番几分（底分）", "Points per 番"),
+    "weinan.plain_robbing_kong": ("[A12] 1 番的牌可以抢杠", "[A12] A 1番 hand may rob a kong"),
+    "weinan.extra_root": ("[A13] 双根/三根加 2：每多一根或只加一次", "[A13] Extra roots: +2 per root or +2 once"),
+    "weinan.multi_win_three": ("[A14] 一炮三响时谁付", "[A14] Three winners on one discard: who pays"),
+    "weinan.after_kong_discard_kong": ("[A15] 杠后点胡：赢家付不付那个杠", "[A15] Win after a kong: does the winner pay it"),
+    "weinan.table_overrides": ("番数表的特别值（JSON）", "Fan table exceptions (JSON)"),
+    "guiyang.lianzhuang": ("连庄次数", "Times the dealer kept the deal"),
+    "guiyang.chicken_mode": ("手上鸡 / 内外鸡", "Chickens in hand only, or discarded too"),
+    "guiyang.honours_house_rule": ("加字牌（种子没有，家规）", "Add honours (house rule, not in the seed)"),
+}
+
+OPTION_VALUES: dict[str, Pair] = {
+    "shaanxi.variant=136": ("136 张（有字牌和特殊牌型）", "136 tiles (honours, special shapes)"),
+    "shaanxi.variant=108": ("108 张（只有万筒条，只算平胡）", "108 tiles (suits only, plain hands only)"),
+    "shaanxi.discard_payer=all": ("三家都付（正式条文）", "all three (the formal text)"),
+    "shaanxi.discard_payer=discarder": ("点炮的一家付", "the discarder alone"),
+    "shaanxi.paozi_discard_payer=all": ("三家都算（正式条文）", "with all three (the formal text)"),
+    "shaanxi.paozi_discard_payer=discarder": ("只和点炮的一家算", "with the discarder alone"),
+    "shaanxi.kong_on_draw=keep": ("杠分照算（立刻收取）", "kongs stand (paid at once)"),
+    "shaanxi.kong_on_draw=void": ("杠分作废", "kongs are voided"),
+    "shaanxi.dealer_doubling=hu_only": ("只翻胡牌分", "the win score only"),
+    "shaanxi.dealer_doubling=everything": ("所有得失都翻倍", "every payment"),
+    "xian.heavenly=x3_self_draw": ("自摸的三倍（每家 6 基数）", "3 × the self-draw (6 B each)"),
+    "xian.heavenly=flat_3": ("每家 3 基数", "a flat 3 B each"),
+    "xian.discard_payer=discarder": ("点炮的一家付", "the discarder alone"),
+    "xian.discard_payer=all": ("三家都付", "all three"),
+    "xian.kong_payer=each_other": ("其他三家各付", "each other player"),
+    "xian.kong_payer=feeder": ("打出那张牌的一家付", "the player who fed it"),
+    "xian.unique_wait_required=true": ("是", "yes"),
+    "xian.unique_wait_required=false": ("否", "no"),
+    "xian.multiply_bets_and_kongs=true": ("是", "yes"),
+    "xian.multiply_bets_and_kongs=false": ("否", "no"),
+    "weinan.plain_robbing_kong=true": ("可以", "yes"),
+    "weinan.plain_robbing_kong=false": ("不可以（抢杠当点炮）", "no (robbing counts as a discard)"),
+    "weinan.extra_root=per_root": ("每多一根加 2", "+2 per extra root"),
+    "weinan.extra_root=once": ("只加一次 2", "+2 once"),
+    "weinan.multi_win_three=winners_pay_discarder": (
+        "三家输给点炮的（种子原文）", "the three winners pay the discarder (the seed)"
+    ),
+    "weinan.multi_win_three=discarder_pays": ("点炮的付三家（常见）", "the discarder pays each (the usual way)"),
+    "weinan.after_kong_discard_kong=winner_exempt": ("赢家不付（对胡牌的玩家来说杠不算）", "the winner does not pay"),
+    "weinan.after_kong_discard_kong=all_pay": ("照常都付", "everyone pays as usual"),
+    "guiyang.chicken_mode=shou_shang": ("手上鸡", "chickens in hand"),
+    "guiyang.chicken_mode=nei_wai": ("内外鸡", "chickens in hand and discarded"),
+    "guiyang.honours_house_rule=true": ("加字牌", "with honours"),
+    "guiyang.honours_house_rule=false": ("不加字牌", "without honours"),
+}
+
+# ScoreResult.reason / HandError.code (not a win, not allowed, input errors), ScoreResult.warning_codes and
+# vision.normalize ReadWarning.code: one vocabulary, as the reader and the scorer share some codes.
+CODES: dict[str, Pair] = {
+    # not a win, or not allowed under the rule set
+    "not_a_winning_shape": ("这些牌不成胡牌牌型（这个规则允许的）", "the tiles form no win shape this rule set allows"),
+    "shape_not_allowed": ("108 张玩法只算平胡：七对、十三幺、全不靠、组合龙不算", "the 108-tile game counts plain hands only"),
+    "honor_tiles_not_in_set": ("这个规则不用字牌，手里却有字牌", "this rule set has no honour tiles, the hand holds some"),
+    "holds_declared_missing_suit": ("手里有定缺的那一门", "the hand holds the suit declared missing (定缺)"),
+    "not_missing_a_suit": ("渭南要缺一门，这手牌三门都有", "Weinan needs a missing suit; the hand holds all three"),
+    "one_fan_cannot_win_on_discard": ("1 番的牌不能接炮（也不能抢杠）", "a 1番 hand cannot win on a discard or rob a kong"),
+    "chow_not_allowed": ("这个规则不能吃", "this rule set has no chows"),
+    "bet_out_of_range": ("炮子超过了上限", "a bet (炮子) is above the limit"),
+    "heavenly_not_dealer": ("天胡只能是庄家", "a heavenly hand is the dealer's win"),
+    "earthly_not_on_dealer_discard": ("地胡是闲家胡庄家打出的第一张牌", "an earthly hand is a non-dealer winning on the "
+                                      "dealer's first discard"),
+    "kong_replacement_without_kong": ("杠上花需要赢家有杠", "a kong-replacement win needs a kong among the melds"),
+    "kong_feeder_missing": ("明杠要说明是谁打出的那张牌", "an exposed kong needs the seat that fed it"),
+    "not_in_seed": ("种子规则没有给出这部分的分数", "the seed gives no values for this"),
+    # input errors
+    "invalid_hand": ("这手牌不能算分", "the hand cannot be scored as given"),
+    "invalid_tiles": ("牌不对：不是麻将牌，或一种牌超过 4 张", "not valid tiles, or more than four of one kind"),
+    "wrong_tile_count": ("牌数不对：应该是 14 张，每个杠多一张", "wrong number of tiles: 14, plus one per kong"),
+    "bad_meld": ("有一组副露不成吃、碰或杠", "a meld is no chow, pung or kong"),
+    "bad_seat": ("座位不对（0-3，点炮的不能是赢家）", "a seat is not valid (0-3; the discarder is not the winner)"),
+    "bad_bets": ("炮子 / 注不对：每家一个，从 0 起的整数", "bets: one whole number from 0 per seat"),
+    "bad_context": ("这一局的情况自相矛盾", "the hand's situation contradicts itself"),
+    "bad_case": ("输入的格式不对", "the input case is malformed"),
+    "missing_win_tile": ("没有赢牌：请给出最后那张牌", "no winning tile: give the tile that completes the hand"),
+    "unknown_ruleset": ("没有这个规则", "unknown rule set"),
+    "face_down_in_hand": ("手牌里有一张是牌背：点它选正确的牌，或移出手牌", "a tile in the hand is face down: pick its face "
+                          "or set it aside"),
+    "face_down_in_meld": ("只有暗杠能有牌背：改副露类型，或点牌背选正确的牌", "only a concealed kong shows backs: change the "
+                          "meld's type or pick the tile's face"),
+    "kong_kind_unknown": ("有一个暗杠四张都是牌背：点一张选它是什么牌", "a concealed kong shows four backs: tap one and "
+                          "pick its face"),
+    # the scorer's warnings: accepted, but worth a look
+    "chow_in_108": ("108 张玩法不能吃，这手牌有吃（照算）", "an exposed chow in the 108-tile game, where 吃 is not "
+                    "allowed (accepted)"),
+    "chow_in_weinan": ("渭南不能吃，这手牌有吃（照算）", "an exposed chow in Weinan, where 吃 is not allowed (accepted)"),
+    "no_fan_for_pattern": ("种子没有给这种牌的番数：不计算分数", "the seed gives no 番 for this hand: no amount"),
+    "discard_not_told_apart": ("种子不分点炮和自摸：其他三家都付", "the seed does not tell a discard from a self-draw: "
+                               "every other player pays"),
+    "kongs_not_scored": ("种子没有给杠（豆）的分数：不计", "kongs (豆) are not scored: the seed gives no values"),
+    "situations_ignored": ("种子没有给这些情况的分数：不计", "ignored: the seed gives no value for these situations"),
+    # the photo reader's warnings (docs/photo-layout.md)
+    "no_tiles": ("照片里没有找到牌", "no tiles were found in the photo"),
+    "low_confidence": ("有些牌认得没把握（红框）：请核对", "some tiles were read with low confidence (red): check them"),
+    "dropped_low_confidence": ("把握太低的框已忽略", "boxes below the confidence threshold were ignored"),
+    "too_many_copies": ("某种牌认出了超过 4 张", "more than four of one kind were read"),
+    "not_a_meld": ("有一组牌不成吃、碰或杠", "a group is no chow, pung or kong"),
+    "face_down_outside_kong": ("杠以外的牌背不算", "face-down tiles outside a kong are not counted"),
+    "kong_face_down_count": ("杠的牌背数不对（暗杠两张牌背）", "a kong shows an odd number of backs"),
+    "kong_type_assumed": ("照片看不出是明杠还是补杠：已按默认，请确认", "the photo cannot show the kong's type: the "
+                          "default was used, check it"),
+    "unused_kong_kinds": ("指定的暗杠牌没有对应的四张牌背", "named concealed-kong kinds found no kong of four backs"),
+    "meld_type_rejected": ("指定的副露类型不适合这组牌", "a meld type given for a group does not fit it"),
+    "win_tile_not_set_apart": ("没有单独放开的赢牌：把手牌最右边一张当赢牌", "no tile set apart: the right-most "
+                               "concealed tile was taken as the winning tile"),
+    "no_win_tile": ("没找到赢牌：把它放在手牌右边隔开一点", "no winning tile: set it apart at the right end of the row"),
+    "win_tile_not_found": ("指定的赢牌不在手牌里", "the named winning tile is not among the concealed tiles"),
+    "tile_off_row": ("有一张牌偏出了手牌那一行（已算进手牌）", "a tile lies off the concealed row (counted in it)"),
+    "not_in_hand": ("有牌在手牌旁边，但哪里都放不进去：已忽略", "tiles near the hand fit nowhere in it: ignored"),
+    "far_from_hand": ("离手牌远的牌（可能是打出的牌）已忽略", "tiles away from the hand (discards?) were ignored"),
+    "wall_ignored": ("叠放的牌背（牌墙）已忽略", "face-down tiles lying on each other (the wall) were ignored"),
+    "duplicate_removed": ("同一张牌上的重复框已忽略", "duplicate boxes on one tile were ignored"),
+    "flower_ignored": ("花牌在这些规则里不算", "flower tiles do not count in these rules"),
+}
+
+ITEM_NOTES: dict[str, Pair] = {
+    # Shaanxi
+    "hu": ("放胡每家 1 底分（或只点炮的一家），自摸每家 2 底分；庄家翻倍", "放胡 1·D, 自摸 2·D per payer; 庄家翻倍"),
+    "paozi": ("炮子：(输家炮子 + 赢家炮子) × 倍数 × 底分", "bets: (loser's + winner's 炮子) × A × D per payer"),
+    "kong": ("赢家自己的杠：暗杠、放杠、明杠的分", "the winner's own kongs"),
+    # Xi'an
+    "discard": ("点炮胡 1 基数", "win on a discard: 1 B"),
+    "self_draw": ("自摸每家 2 基数", "self-draw: 2 B from each"),
+    "jiazhang_or_dandiao": ("夹张或单调：基数加 1", "closed or single wait: base + 1"),
+    "gang_hou_kai_hua_x2": ("杠后开花：翻二倍", "win on a kong replacement: × 2"),
+    "tianhu_self_draw_x3": ("天胡赢三倍：自摸的三倍", "heavenly hand: 3 × the self-draw"),
+    "tianhu_flat_3": ("天胡：每家 3 基数", "heavenly hand: a flat 3 B each"),
+    # Weinan
+    "大对子": ("每组都是刻子或杠", "every set is a pung or kong"),
+    "金钩钓": ("四组副露，单钓最后一张", "four melds down, won on the single tile left"),
+    "七小对": ("七个不同的对子", "seven distinct pairs"),
+    "豪华七小对": ("七小对里有四张一样的牌", "seven pairs holding four of a kind"),
+    "根": ("手里四张一样的牌没有开杠", "four of a kind held without a kong"),
+    "extra根": ("多出的根", "extra roots"),
+    "清一": ("全是一门花色", "every tile is of one suit"),
+    "杠上花": ("开杠补牌自摸", "self-draw on the kong replacement tile"),
+    "天胡": ("庄家起手就胡", "the dealer complete after the deal"),
+    "地胡": ("胡庄家打出的第一张牌", "won on the dealer's first discard"),
+    "海底捞": ("自摸最后一张牌", "self-drew the last tile"),
+    "杠后点胡": ("胡别人开杠后打出的牌", "won on the discard right after the discarder's kong"),
+    "自摸": ("自摸，没有别的番（算 1 番）", "self-draw with no other item (1番)"),
+    "平胡": ("没有番的牌（1 番）", "no item: a 1番 hand"),
+    # 贵阳捉鸡 (partial)
+    "连庄": ("庄家连庄，每次加 1 番", "the dealer kept the deal: +1 each time"),
+    "清一色": ("全是一门花色（10 番）", "one suit (10番)"),
+    "混一色": ("一门花色加字牌（5 番）", "one suit with honours (5番)"),
+}
+
+_DECISION_OPTION = re.compile(r"\b([a-z]+\.[a-z_]+)(?:\[[^\]]*\])?=(\S+)")
+
+
+def pick(pair: Pair, lang: str) -> str:
+    """One side of a (zh, en) pair."""
+    return pair[1] if lang == "en" else pair[0]
+
+
+def option_label(key: str, lang: str) -> str:
+    return pick(OPTION_LABELS[key], lang)
+
+
+def option_value(key: str, value: object, lang: str) -> str:
+    """A choice of an option in words (``true``/``false`` as the decisions write them); numbers stay numbers."""
+    text = str(value).lower() if isinstance(value, bool) else str(value)
+    pair = OPTION_VALUES.get(f"{key}={text}")
+    return pick(pair, lang) if pair else text
+
+
+def explain(code: str | None, lang: str, detail: str | None = None) -> str:
+    """A reason or warning for people: the engine's own sentence in English, the catalogue's in Chinese."""
+    if lang == "en" and detail:
+        return detail
+    if code in CODES:
+        return pick(CODES[code], lang)
+    return detail or code or "?"
+
+
+def item_note(name: str, lang: str, reason: str) -> str:
+    """Why a breakdown item scored: the item's own reason in English, the catalogue's note in Chinese."""
+    if lang == "en":
+        return reason
+    base = name.split("(")[0]  # Xi'an 夹张/单调 carry the kind: jiazhang_or_dandiao(jiazhang)
+    return pick(ITEM_NOTES[base], lang) if base in ITEM_NOTES else reason
+
+
+def decision(text: str, lang: str) -> str:
+    """A ``decisions`` entry (``A3 shaanxi.discard_payer=all``) as the option and its choice in words; an entry
+    that names no option stays as written (it is a code, e.g. ``A2 ...``)."""
+    match = _DECISION_OPTION.search(text)
+    if not match or match.group(1) not in OPTION_LABELS:
+        return text
+    key, value = match.groups()
+    return f"{option_label(key, lang)}: {option_value(key, value, lang)}"
