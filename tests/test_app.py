@@ -135,7 +135,7 @@ def test_weinan_missing_suit_is_prefilled_from_the_tiles(app):
 
 @pytest.mark.parametrize(
     ("lang", "expected"),
-    [("zh", "牌写错了：第 4 个字符“x”不对"), ("en", "The tiles are not valid: unexpected character 'x' at position 3")],
+    [("zh", "牌写错了：第 4 个字符“x”不对"), ("en", "The tiles are not valid at character 4 “x”")],
 )
 def test_bad_typed_tiles_are_explained(app, lang, expected):
     app.radio(key="lang").set_value(lang)

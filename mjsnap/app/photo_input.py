@@ -37,7 +37,7 @@ def _from_text() -> None:
     except TileParseError as exc:
         text, at = exc.text, exc.position
         if at is not None and 0 <= at < len(text):
-            st.session_state.photo_error = ("bad_tile_at", {"n": at + 1, "char": text[at], "detail": str(exc)})
+            st.session_state.photo_error = ("bad_tile_at", {"n": at + 1, "char": text[at]})
         else:
             st.session_state.photo_error = ("bad_tiles", {"detail": str(exc)})
         return

@@ -26,13 +26,11 @@ def _read_current_photo(t) -> None:
     try:
         with st.spinner("…"):
             reading = recognize.read_photo(photo.data)
-    except ImageReadError as exc:
-        st.session_state.photo_error = (
-            "not_an_image", {"name": photo.name, "detail": str(exc).replace("<image bytes>", photo.name)}
-        )
+    except ImageReadError:
+        st.session_state.photo_error = ("not_an_image", {"name": photo.name})
         return
     except ModelNotFoundError as exc:
-        st.session_state.photo_error = ("no_model", {"detail": str(exc)})
+        st.session_state.photo_error = ("no_model", {"path": str(recognize.model_dir()), "detail": str(exc)})
         return
     st.session_state.reading = reading
     state.set_draft(from_read(reading.read), origin=True)
