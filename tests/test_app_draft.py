@@ -123,3 +123,5 @@ def test_label_boxes_follow_the_corrections():
     assert len(boxes) == 10 and boxes[0][0] == k("3m")
     added = fixed.add(k("7p"))
     assert added.label_boxes()[1] is True  # the added tile has no box: the photo needs review
+    assert added.unboxed == [len(added.tiles) - 1]
+    assert added.set_aside(len(added.tiles) - 1).unboxed == []  # out of the hand, it is no longer in the label

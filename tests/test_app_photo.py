@@ -13,6 +13,7 @@ from PIL import Image
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from mjsnap.app.hand_view import frame_of  # noqa: E402
 from mjsnap.app.recognize import model_dir  # noqa: E402
 from mjsnap.labels import DATA_YAML, LabelDataset  # noqa: E402
 
@@ -94,6 +95,10 @@ def test_upload_correct_and_the_label_is_saved(model, labels):
     at.button(key="pick-0").click()
     run(at)
     assert dataset.find(f"app_{photo_id}") == "review"
+    # ...and the page says so, with the tile marked, instead of the photo dropping silently out of training
+    assert any("手动加上的 1 张牌（橙框）" in w.value and "images/review" in w.value for w in at.warning)
+    added = at.session_state["draft"].unboxed
+    assert frame_of(at.session_state["draft"], at.session_state["origin"], added[0], None, True) == "added"
 
 
 def _jpeg_rotated(data: bytes) -> bytes:

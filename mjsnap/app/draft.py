@@ -54,6 +54,11 @@ class Draft:
         return self.indices("meld", meld)
 
     @property
+    def unboxed(self) -> list[int]:
+        """Tiles in the hand that the photo's label cannot place: added by hand, so they have no box."""
+        return [i for i, t in enumerate(self.tiles) if t.box is None and t.place in IN_HAND]
+
+    @property
     def tile_count(self) -> int:
         return sum(t.place in IN_HAND for t in self.tiles)
 
@@ -161,8 +166,7 @@ class Draft:
         """(class id, box) of every tile the photo shows, and whether the photo needs review before training
         (a tile in the hand has no box: the photo shows it but the label cannot say where)."""
         boxes = [(t.kind, t.box) for t in self.tiles if t.box is not None and t.place != "deleted"]
-        needs_review = any(t.box is None and t.place in IN_HAND for t in self.tiles)
-        return boxes, needs_review
+        return boxes, bool(self.unboxed)
 
     def summary(self) -> str:
         """The hand in compact notation: concealed, melds in brackets, ``+`` the winning tile."""

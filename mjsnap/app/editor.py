@@ -131,6 +131,8 @@ def show(t, lang: str) -> None:
             st.button(t("reset_hand"), key="reset-hand", on_click=apply, args=(lambda d: origin,))
     if st.session_state.saved_label:
         path, review = st.session_state.saved_label
-        st.caption(t("label_saved", path=path) + (t("label_review") if review else ""))
+        st.caption(t("label_saved", path=path))
+        if review:
+            st.warning(t("label_review", n=len(draft.unboxed), folder=corrections.labels_dir() / "images" / "review"))
     if st.session_state.label_error:
         st.warning(t("label_failed", detail=st.session_state.label_error))

@@ -18,12 +18,14 @@ def _select(index: int | str | None) -> None:
     st.session_state.selected = None if st.session_state.selected == index else index
 
 
-def frame_of(draft: Draft, origin: Draft | None, index: int, selected) -> str:
+def frame_of(draft: Draft, origin: Draft | None, index: int, selected, from_photo: bool) -> str:
     tile = draft.tiles[index]
     if selected == index:
         return "selected"
     if origin is not None and index < len(origin.tiles) and origin.tiles[index].kind != tile.kind:
         return "fixed"
+    if from_photo and tile.box is None:
+        return "added"
     if is_low_confidence(tile):
         return "low"
     return "plain"
@@ -33,7 +35,8 @@ def tile_button(draft: Draft, index: int, origin: Draft | None) -> None:
     """One tappable tile: its picture, and a button with its number (the photo's boxes carry the same #n)."""
     selected = st.session_state.selected
     with st.container(width=TILE_BOX, gap=None, horizontal_alignment="center"):
-        st.image(tile_png(draft.tiles[index].kind, frame_of(draft, origin, index, selected)), width=TILE_SIZE[0])
+        frame = frame_of(draft, origin, index, selected, st.session_state.photo is not None)
+        st.image(tile_png(draft.tiles[index].kind, frame), width=TILE_SIZE[0])
         st.button(
             str(index + 1),
             key=f"tile-{index}",

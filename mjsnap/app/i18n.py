@@ -68,7 +68,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "break_meld": ("拆开", "Break up"),
     "no_win_clear": ("去掉赢牌（看听牌）", "Remove the winning tile (see waits)"),
     "label_saved": ("已保存为训练标注：{path}", "Saved as a training label: {path}"),
-    "label_review": ("（有加上的牌没有位置，已放入待复核）", "(added tiles have no box yet: saved for review)"),
+    "label_review": (
+        "手动加上的 {n} 张牌（橙框）在照片上没有框：这张照片已放入待复核（{folder}），"
+        "请在“🏷 标注”页给它们画框后再用于训练。",
+        "{n} tile(s) added by hand (orange frame) have no box in the photo: the photo waits for review in {folder}; "
+        "draw their boxes on the 🏷 Label page before it is trained on.",
+    ),
     "label_failed": ("标注没有保存：{detail}", "The label was not saved: {detail}"),
     # context
     "context_header": ("3 · 规则和这一局", "3 · Rules and this hand"),

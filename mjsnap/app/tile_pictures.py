@@ -16,6 +16,7 @@ FRAMES = {
     "selected": (30, 100, 230),
     "low": (230, 30, 30),
     "fixed": (40, 170, 80),
+    "added": (240, 150, 0),  # added by hand: no box in the photo, its label waits for review
 }
 
 
