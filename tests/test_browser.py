@@ -95,6 +95,17 @@ def _screenshot(page, name: str) -> Path:
     return path
 
 
+def _horizontal_overflow(page) -> dict:
+    """How far the page and its main column are wider than the phone's screen (0 = nothing to scroll sideways)."""
+    return page.evaluate(
+        """() => {
+            const main = document.querySelector('[data-testid="stMainBlockContainer"]');
+            return {page: document.documentElement.scrollWidth - window.innerWidth,
+                    main: main ? main.scrollWidth - main.clientWidth : null};
+        }"""
+    )
+
+
 def test_typed_hand_shows_the_score(page):
     page.get_by_text("或手动输入牌").click()
     page.get_by_label("手牌（不含赢牌）").fill("123m456m789m234s5s")
@@ -103,7 +114,10 @@ def test_typed_hand_shows_the_score(page):
     page.get_by_role("button", name="用这手牌").click()
     page.get_by_text("东 得 +18 分").wait_for(timeout=60_000)
     assert page.get_by_text("结算", exact=True).count() == 1  # the settlement table's heading
+    page.get_by_text("规则选项", exact=True).click()  # the longest labels of the page
+    page.wait_for_timeout(500)
     assert _screenshot(page, "browser_typed_hand.png").stat().st_size > 10_000
+    assert _horizontal_overflow(page) == {"page": 0, "main": 0}
 
 
 def test_uploaded_photo_is_read_and_scored(page):
