@@ -62,3 +62,24 @@ def box_aspect_angle(sizes: np.ndarray) -> np.ndarray:
     are the same parallelogram scaled); a tile turned sideways has another one, unless the row lies near 45 degrees
     where both boxes are square."""
     return np.degrees(np.arctan2(sizes[:, 1], sizes[:, 0]))
+
+
+def cut_by_frame(boxes: np.ndarray, image_size: tuple[int, int], margin: float = 1.0) -> np.ndarray:
+    """Boxes touching the photo's edge (within ``margin`` pixels): the frame cuts them, so their shape and size say
+    nothing about how the tile lies."""
+    width, height = image_size
+    return (boxes[:, 0] <= margin) | (boxes[:, 1] <= margin) | (boxes[:, 2] >= width - margin) | (
+        boxes[:, 3] >= height - margin)
+
+
+def aspect_along_row(x: np.ndarray, aspect: np.ndarray, tolerance: float, at: np.ndarray) -> np.ndarray:
+    """The box diagonal angle an upright tile of a row has at positions ``at``: a straight-line fit over the row's
+    tiles (perspective shears boxes more toward one end of a long row), refitted without the tiles more than
+    ``tolerance`` degrees off it (the sideways ones). A plain median where the row is too short for a slope."""
+    keep = np.ones(len(x), dtype=bool)
+    if len(x) < 5 or np.ptp(x) < 1e-6:
+        return np.full(len(at), float(np.median(aspect)))
+    for _ in range(2):
+        slope, intercept = np.polyfit(x[keep], aspect[keep], 1) if keep.sum() >= 3 else (0.0, np.median(aspect))
+        keep = np.abs(aspect - (slope * x + intercept)) <= tolerance
+    return slope * np.asarray(at) + intercept

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.tiles import BACK
-from vision.normalize.geometry import Frame, box_aspect_angle, row_direction
+from vision.normalize.geometry import Frame, aspect_along_row, box_aspect_angle, row_direction
 from vision.normalize.melds import split_into_melds, type_group
 from vision.normalize.options import ReadOptions
 from vision.normalize.rows import Row, fit_rows, local_reference, row_spacings, smooth_sizes, split_by_gaps
@@ -48,7 +48,10 @@ class Layout:
     groups: list[Group]
 
 
-def build_layout(boxes: np.ndarray, opts: ReadOptions) -> Layout:
+def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = None) -> Layout:
+    """Rows and gap-separated groups of the tiles. ``cut``: boxes the photo's edge cuts, never taken for sideways
+    tiles nor used to measure the tile size."""
+    cut = np.zeros(len(boxes), dtype=bool) if cut is None else cut
     centers = (boxes[:, :2] + boxes[:, 2:]) / 2
     sizes = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
     size = np.sqrt(sizes[:, 0] * sizes[:, 1])
@@ -61,14 +64,19 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions) -> Layout:
     sideways = np.zeros(len(boxes), dtype=bool)
     for row in rows:
         members = list(row.members)
-        reference = float(np.median(aspect[members])) if len(members) >= 3 else overall
+        whole = [m for m in members if not cut[m]]
+        if len(whole) >= 3:
+            reference = aspect_along_row(xy[whole, 0], aspect[whole], _SIDEWAYS_DEG, xy[members, 0])
+        else:
+            reference = np.full(len(members), overall)
         sideways[members] = np.abs(aspect[members] - reference) > _SIDEWAYS_DEG
+    sideways &= ~cut
     extent = np.where(sideways, _SIDEWAYS_LENGTH, 1.0)
     per_width = []  # spacings in smoothed tile sizes, divided by the pair's expected length in tile widths
     pair_extent = []
     for row in rows:
         m = np.asarray(row.members, dtype=int)
-        unit = smooth_sizes(row.members, xy, size, sideways)
+        unit = smooth_sizes(row.members, xy, size, sideways | cut)
         pair = (extent[m[1:]] + extent[m[:-1]]) / 2.0
         per_width.append(row_spacings(row.members, xy, unit) / pair)
         pair_extent.append(pair)

@@ -20,6 +20,7 @@ from scoring.hand import HandError, Meld, MeldType
 from scoring.tiles import BACK, CLASS_NAMES, COPIES_PER_KIND, N_KINDS, TILE_NAMES, kind_of
 from vision.detections import Detections
 from vision.normalize.cleanup import clean_detections
+from vision.normalize.geometry import cut_by_frame
 from vision.normalize.layout import Group, Layout, build_layout, type_groups
 from vision.normalize.melds import type_group
 from vision.normalize.options import ReadOptions
@@ -72,13 +73,14 @@ def read_hand(dets: Detections, image_size: tuple[int, int], options: ReadOption
     if not active:
         warnings.append(ReadWarning("no_tiles", "no tiles were found in the photo"))
         return ReadHand([], [], None, tiles, warnings)
-    return _Reader(dets, active, tiles, warnings, opts).read()
+    return _Reader(dets, active, tiles, warnings, opts, image_size).read()
 
 
 class _Reader:
     """One read: the active tiles' layout while the steps give every tile a role."""
 
-    def __init__(self, dets: Detections, active: list[int], tiles: list[ReadTile], warnings, opts: ReadOptions):
+    def __init__(self, dets: Detections, active: list[int], tiles: list[ReadTile], warnings, opts: ReadOptions,
+                 image_size: tuple[int, int]):
         self.active = np.array(active)
         self.tiles = tiles
         self.warnings = warnings
@@ -86,7 +88,7 @@ class _Reader:
         boxes = dets.xyxy[self.active].astype(np.float64)
         self.classes = dets.class_id[self.active].astype(int)
         self.centers = (boxes[:, :2] + boxes[:, 2:]) / 2
-        self.lay: Layout = build_layout(boxes, opts)
+        self.lay: Layout = build_layout(boxes, opts, cut_by_frame(boxes, image_size))
 
     def tile_index(self, member: int) -> int:
         return int(self.active[member])
@@ -137,18 +139,21 @@ class _Reader:
 
     # --- plans -------------------------------------------------------------------------------------------------
     def _region(self, core: Group, groups: list[Group]) -> list[Group]:
-        """The groups chained to ``core`` by gaps under ``hand_distance`` tile sizes, without much smaller tiles."""
+        """The groups chained to ``core`` by gaps under ``hand_distance`` tile sizes, without much smaller tiles.
+
+        Sizes are compared link by link (each group with the one it is chained to): perspective shrinks a second row
+        of melds far more than its neighbour row, so the core's size would cut it off."""
         size = self.lay.size
-        reach = self.opts.hand_distance * float(np.median(size[core.members]))
-        floor = self.opts.small_ratio * float(np.median(size[core.members]))
-        pending = [g for g in groups if g is not core and float(np.median(size[g.members])) >= floor]
+        pending = [g for g in groups if g is not core]
         region = [core]
         frontier = [core]
         while frontier:
             current = frontier.pop()
+            local = float(np.median(size[current.members]))
             for group in list(pending):
                 d = self.centers[group.members][:, None, :] - self.centers[current.members][None, :, :]
-                if float(np.hypot(d[..., 0], d[..., 1]).min()) <= reach:
+                near = float(np.hypot(d[..., 0], d[..., 1]).min()) <= self.opts.hand_distance * local
+                if near and float(np.median(size[group.members])) >= self.opts.small_ratio * local:
                     pending.remove(group)
                     region.append(group)
                     frontier.append(group)

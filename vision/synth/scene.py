@@ -24,6 +24,7 @@ import numpy as np
 from scoring.tiles import CLASS_NAMES
 from vision.synth.background import random_background
 from vision.synth.camera import CameraPose, apply, fit_to_image, plane_to_camera, random_pose
+from vision.synth.convention import layout_facts
 from vision.synth.effects import photo_effects
 from vision.synth.faces import FaceSet, pick_face_set
 from vision.synth.hands import HandSpec, random_hand
@@ -166,6 +167,7 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
         "tiles_drawn": len(placements), "tiles_labelled": len(tiles), "tiles_covered": covered,
         "standing_row": standing, "tray": tray is not None, "tiles_under_finger": fingered,
         "hand_tiles_labelled": sum(t.role in ("concealed", "win", "meld") for t in tiles) == hand_tiles,
+        **layout_facts(placements, geom),
     }
     return Sample(image, tiles, hand, scene)
 
