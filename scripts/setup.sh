@@ -13,8 +13,8 @@ if [ "$profile" = full ]; then
   pip install -e ".[train,test,ray]"
   if ! command -v chromium >/dev/null 2>&1; then
     if [ "$(id -u)" = 0 ]; then
-      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
-        || echo "setup: could not install Debian's chromium; the browser test will skip" >&2
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null) \
+        || echo "setup: could not install Debian's chromium (and CJK fonts for its screenshots); the browser test will skip" >&2
     else
       echo "setup: chromium is not installed and this is not root; the browser test will skip" >&2
     fi
