@@ -115,6 +115,34 @@ CODES: dict[str, Pair] = {
                           "meld's type or pick the tile's face"),
     "kong_kind_unknown": ("有一个暗杠四张都是牌背：点一张选它是什么牌", "a concealed kong shows four backs: tap one and "
                           "pick its face"),
+    # the ledger's refusals (mjsnap.app.ledger.LedgerError.code)
+    "points_not_balanced": ("一局的得分加起来要等于 0", "the points of a hand must add up to 0"),
+    "winner_twice": ("同一个座位一局只能胡一次", "a seat can win a hand only once"),
+    "drawn_hand_with_win": ("荒庄没有自摸也没有点炮", "a drawn hand has no self-draw and no discarder"),
+    "multi_win_not_weinan": ("一炮多响是渭南的规则；陕西、西安只有离点炮最近的一家胡（截和）",
+                             "several winners on one discard are a Weinan rule; elsewhere the nearest seat wins (截和)"),
+    "multi_win_not_on_discard": ("一炮多响的几家都要胡同一张点炮的牌：请选点炮的人",
+                                 "several winners must all win on one discard: name the discarder"),
+    "cannot_share_discard": ("一炮多响只算渭南胡点炮的牌", "several winners on one discard are Weinan wins on a discard"),
+    "multi_win_mismatch": ("一炮多响的几家要用同一个规则、同一个点炮的和同一个庄家",
+                           "the winners of one discard share the rule set, the discarder and the dealer"),
+    "too_many_winners": ("一张牌最多三家胡", "at most three players can win on one discard"),
+    "multi_win_not_valid": ("一炮多响的每一家都要是胡牌", "every win of a multiple win must be a valid win"),
+    "no_win_to_record": ("没有可以记入的胡牌", "there is no win to record"),
+    "bad_ledger_value": ("有一项不在允许的范围里（座位 0-3，每家一个得分）", "a value is out of its range (seats 0-3, "
+                         "one number of points per seat)"),
+    "player_name_missing": ("每个座位都要有玩家名字", "every seat needs a player name"),
+    "player_names_same": ("玩家名字不能重复", "player names must differ"),
+    "not_a_ledger_csv": ("这不是记分表导出的 CSV（缺少列）", "not a ledger CSV: columns are missing"),
+    "csv_not_utf8": ("文件不是 UTF-8 文本", "the file is not UTF-8 text"),
+    "players_differ": ("这一行的玩家名字和第一行不一样", "the player names differ from the first row's"),
+    "not_a_whole_number": ("应该是整数的地方写了别的", "a whole number was expected"),
+    "bad_self_draw": ("自摸一栏只能是 0 或 1", "self_draw is 0 or 1"),
+    "hand_out_of_order": ("局数不连续（应该从 1 起一局一行）", "hand numbers must run 1, 2, 3... one per row"),
+    # the app's rule options (mjsnap.app.context_form)
+    "option_not_json": ("这个选项要写成 JSON，如 {\"大对子+天胡\": 9}", "the option is not valid JSON, "
+                        "e.g. {\"大对子+天胡\": 9}"),
+    "option_bad_value": ("选项的值不对（番数表的特别值：牌型名 → 整数）", "an option has a value it cannot take"),
     # the scorer's warnings: accepted, but worth a look
     "chow_in_108": ("108 张玩法不能吃，这手牌有吃（照算）", "an exposed chow in the 108-tile game, where 吃 is not "
                     "allowed (accepted)"),

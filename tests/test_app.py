@@ -199,6 +199,26 @@ def test_not_a_win_says_why_in_the_page_language(app, lang, expected):
         assert not re.search(r"[A-Za-z]{3,}", app.error[0].value)
 
 
+@pytest.mark.parametrize(
+    ("lang", "text", "expected"),
+    [
+        ("zh", '{"大对子+天胡": 9', '规则选项有误：这个选项要写成 JSON，如 {"大对子+天胡": 9}'),
+        ("en", '{"大对子+天胡": 9', "A rule option is not valid: not valid JSON (Expecting ',' delimiter"),
+        ("zh", '{"大对子+天胡": "九"}', "规则选项有误：选项的值不对（番数表的特别值：牌型名 → 整数）"),
+        ("en", '{"大对子+天胡": "九"}', "A rule option is not valid: bad option value: weinan.table_overrides"),
+    ],
+)
+def test_a_bad_rule_option_json_says_why_in_the_page_language(app, lang, text, expected):
+    app.radio(key="lang").set_value(lang)
+    type_hand(app, "111m555m999s22s33s", "3s")
+    app.selectbox(key="ctx-ruleset").set_value("weinan")
+    app.run()
+    app.text_input(key="opt-weinan-table_overrides").set_value(text)
+    app.run()
+    assert not app.exception, app.exception
+    assert app.error[0].value.startswith(expected)
+
+
 def test_decisions_name_the_rule_option_in_chinese(app):
     type_hand(app, "123m456m789m234s5s", "5s")
     app.selectbox(key="opt-shaanxi-discard_payer").set_value("discarder")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
+
+from mjsnap.app.ledger import Ledger  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -89,14 +92,46 @@ def test_csv_export_imports_back_into_a_new_session(app, tmp_path, monkeypatch):
     assert any("下一局庄家：南" in i.value for i in other.info)  # seat 2 won on seat 0's deal: seat 1 deals
 
 
-def test_a_bad_csv_is_refused_with_the_line(app):
+def _csv_with_bad_dealer() -> bytes:
+    ledger = Ledger().record(ruleset="xian", winners=[0], discarder=1, deltas=(3, -3, 0, 0))
+    header, row = ledger.to_csv().splitlines()
+    return (header + "\n" + row.replace("1,xian,0,", "1,xian,x,", 1) + "\n").encode()
+
+
+@pytest.mark.parametrize(
+    ("lang", "csv_bytes", "expected"),
+    [
+        ("zh", b"hand,ruleset\n1,xian\n", "CSV 不能导入：这不是记分表导出的 CSV（缺少列）"),
+        ("en", b"hand,ruleset\n1,xian\n", "The CSV cannot be imported: not a ledger CSV: missing column(s) dealer"),
+        ("zh", _csv_with_bad_dealer(), "CSV 不能导入：第 2 行：应该是整数的地方写了别的"),
+        ("en", _csv_with_bad_dealer(), "The CSV cannot be imported: line 2: dealer 'x' is not a whole number"),
+        ("zh", "hand,赢家\n".encode("utf-16"), "CSV 不能导入：文件不是 UTF-8 文本"),
+    ],
+)
+def test_a_bad_csv_is_refused_in_the_page_language(app, lang, csv_bytes, expected):
+    app.radio(key="lang").set_value(lang)
     app.radio(key="page").set_value("ledger")
     run(app)
-    bad = "hand,ruleset\n1,xian\n"
-    app.file_uploader(key="ledger-csv").set_value(("ledger.csv", bad.encode(), "text/csv"))
+    app.file_uploader(key="ledger-csv").set_value(("ledger.csv", csv_bytes, "text/csv"))
     run(app)
-    assert "CSV 不能导入" in app.error[0].value and "missing column" in app.error[0].value
+    assert app.error[0].value.startswith(expected)
+    if lang == "zh":
+        assert not re.search(r"[A-Za-z]{2,}", app.error[0].value.replace("CSV", "").replace("UTF-8", ""))
     assert app.session_state["ledger"].hands == ()
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [("zh", "不能记入：玩家名字不能重复"), ("en", "Cannot record: players: player names must differ, got ['东', '东', '西', '北']")],
+)
+def test_a_refused_rename_says_why_in_the_page_language(app, lang, expected):
+    app.radio(key="lang").set_value(lang)
+    app.radio(key="page").set_value("ledger")
+    run(app)
+    app.text_input(key="player-1").set_value("东")
+    app.button(key="rename").click()
+    run(app)
+    assert [e.value for e in app.error] == [expected]
 
 
 def type_all_pungs(at: AppTest) -> None:
@@ -123,6 +158,12 @@ def test_two_winners_on_one_discard_go_in_as_one_hand(app):
     type_all_pungs(app)  # the second winner's hand
     assert app.selectbox(key="ctx-winner").value == 2  # pre-selected: neither the kept winner nor the discarder
     assert app.selectbox(key="ctx-discarder").value == 0
+    # the settlement previews the whole discard: each winner's own, then together as it goes into the ledger
+    preview = app.dataframe[1].value
+    assert list(preview.columns[-3:]) == ["南 胡", "西 胡", "合计"]
+    assert [list(preview[c]) for c in preview.columns[-3:]] == [[-2, 2, 0, 0], [-2, 0, 2, 0], [-4, 2, 2, 0]]
+    assert list(preview.iloc[:, 2]) == ["庄 点炮", "胡", "胡", ""]
+    assert any("一炮多响合计结算（2 家胡这张牌）" in m.value for m in app.markdown)
     assert app.button(key="add-to-ledger").label == "记入记分表（一炮多响，共 2 家）"
     app.button(key="add-to-ledger").click()
     run(app)
@@ -133,6 +174,20 @@ def test_two_winners_on_one_discard_go_in_as_one_hand(app):
     app.radio(key="page").set_value("ledger")
     run(app)
     assert list(app.dataframe[0].value.iloc[:, 3]) == ["南、西"]
+
+
+def test_a_second_winner_who_cannot_share_the_discard_is_told_before_adding(app):
+    type_all_pungs(app)
+    app.selectbox(key="ctx-ruleset").set_value("weinan")
+    app.selectbox(key="ctx-winner").set_value(1)
+    run(app)
+    app.button(key="another-winner").click()
+    run(app)
+    type_all_pungs(app)
+    app.toggle(key="ctx-self-draw").set_value(True)  # a self-draw cannot share the kept winner's discard
+    run(app)
+    assert app.warning[0].value == "不能记入：一炮多响只算渭南胡点炮的牌"
+    assert list(app.dataframe[1].value.columns)[-1] == "得分"  # the winner's own settlement, not a combined one
 
 
 def test_a_kept_winner_can_be_dropped(app):

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from mjsnap.app.ledger import CSV_COLUMNS, Ledger, LedgerError, next_dealer
-from mjsnap.app.wins import ScoredWin, record_wins
+from mjsnap.app.wins import ScoredWin, combined_deltas, record_wins
 from scoring.options import RuleOptions
 from scoring.scorer import parse_hand, score
 
@@ -50,25 +50,29 @@ def test_a_sitting_of_hands():
 
 
 @pytest.mark.parametrize(
-    ("kwargs", "message"),
+    ("kwargs", "message", "code"),
     [
-        (dict(winners=[0], deltas=(1, 0, 0, 0)), "sum to 0"),
-        (dict(winners=[0], discarder=0, deltas=(0, 0, 0, 0)), "discarder cannot be the winner"),
-        (dict(winners=[], self_draw=True, deltas=(0, 0, 0, 0)), "drawn hand"),
-        (dict(winners=[5], deltas=(0, 0, 0, 0)), "winner seats are 0-3"),
-        (dict(winners=[0], deltas=(0, 0, 0, 0), bets=(0, -1, 0, 0)), "bets"),
-        (dict(winners=[0], deltas=(0, 0, 0)), "deltas"),
-        (dict(winners=[1, 2], discarder=0, deltas=(-4, 2, 2, 0)), "Weinan rule; in xian only the seat nearest"),
-        (dict(winners=[1, 2], discarder=0, deltas=(-4, 2, 2, 0), ruleset="shaanxi"), "截和"),
-        (dict(winners=[1, 2], self_draw=True, deltas=(-4, 2, 2, 0), ruleset="weinan"), "one discard"),
-        (dict(winners=[1, 1], discarder=0, deltas=(-4, 4, 0, 0), ruleset="weinan"), "once"),
-        (dict(winners=[1, 2], discarder=2, deltas=(-4, 2, 2, 0), ruleset="weinan"), "discarder cannot be"),
+        (dict(winners=[0], deltas=(1, 0, 0, 0)), "sum to 0", "points_not_balanced"),
+        (dict(winners=[0], discarder=0, deltas=(0, 0, 0, 0)), "discarder cannot be the winner", "bad_seat"),
+        (dict(winners=[], self_draw=True, deltas=(0, 0, 0, 0)), "drawn hand", "drawn_hand_with_win"),
+        (dict(winners=[5], deltas=(0, 0, 0, 0)), "winner seats are 0-3", "bad_seat"),
+        (dict(winners=[0], deltas=(0, 0, 0, 0), bets=(0, -1, 0, 0)), "bets", "bad_bets"),
+        (dict(winners=[0], deltas=(0, 0, 0)), "deltas", "bad_ledger_value"),
+        (dict(winners=[0], deltas=(0, 0, 0, 0), dealer=4), "dealer", "bad_ledger_value"),
+        (dict(winners=[1, 2], discarder=0, deltas=(-4, 2, 2, 0)), "Weinan rule; in xian only the seat nearest",
+         "multi_win_not_weinan"),
+        (dict(winners=[1, 2], discarder=0, deltas=(-4, 2, 2, 0), ruleset="shaanxi"), "截和", "multi_win_not_weinan"),
+        (dict(winners=[1, 2], self_draw=True, deltas=(-4, 2, 2, 0), ruleset="weinan"), "one discard",
+         "multi_win_not_on_discard"),
+        (dict(winners=[1, 1], discarder=0, deltas=(-4, 4, 0, 0), ruleset="weinan"), "once", "winner_twice"),
+        (dict(winners=[1, 2], discarder=2, deltas=(-4, 2, 2, 0), ruleset="weinan"), "discarder cannot be", "bad_seat"),
     ],
 )
-def test_bad_hands_are_refused(kwargs, message):
+def test_bad_hands_are_refused_with_a_code(kwargs, message, code):
     kwargs = {"ruleset": "xian", **kwargs}
-    with pytest.raises(LedgerError, match=message):
+    with pytest.raises(LedgerError, match=message) as refused:
         Ledger().record(**kwargs)
+    assert refused.value.code == code and refused.value.line is None
 
 
 ALL_PUNGS = "111m555m999s22s33s"  # 大对子 2番 in Weinan, won on 3s
@@ -103,18 +107,26 @@ def test_several_winners_on_one_discard_go_in_as_one_hand(winners, multi_win_thr
 
 
 @pytest.mark.parametrize(
-    ("wins", "message"),
+    ("wins", "message", "code"),
     [
-        (lambda: [weinan_win(1, 0), weinan_win(2, 3)], "share the rule set, the discarder"),
-        (lambda: [weinan_win(1, 0), weinan_win(2, 0, dealer=2)], "the dealer"),
-        (lambda: [weinan_win(1, 0), weinan_win(2, None)], "on a discard"),
-        (lambda: [weinan_win(1, 0), weinan_win(1, 0)], "once"),
-        (lambda: [], "no win"),
+        (lambda: [weinan_win(1, 0), weinan_win(2, 3)], "share the rule set, the discarder", "multi_win_mismatch"),
+        (lambda: [weinan_win(1, 0), weinan_win(2, 0, dealer=2)], "the dealer", "multi_win_mismatch"),
+        (lambda: [weinan_win(1, 0), weinan_win(2, None)], "on a discard", "cannot_share_discard"),
+        (lambda: [weinan_win(1, 0), weinan_win(1, 0)], "once", "winner_twice"),
+        (lambda: [weinan_win(w, 0) for w in (1, 2, 3, 1)], "at most 3", "too_many_winners"),
+        (lambda: [], "no win", "no_win_to_record"),
     ],
 )
-def test_wins_that_cannot_share_a_discard_are_refused(wins, message):
-    with pytest.raises(LedgerError, match=message):
+def test_wins_that_cannot_share_a_discard_are_refused(wins, message, code):
+    with pytest.raises(LedgerError, match=message) as refused:
         record_wins(Ledger(), wins())
+    assert refused.value.code == code
+
+
+def test_the_combined_settlement_of_one_discard():
+    wins = [weinan_win(1, 0), weinan_win(2, 0)]
+    assert combined_deltas(wins) == (-4, 2, 2, 0) == record_wins(Ledger(), wins).hands[0].deltas
+    assert combined_deltas(wins[:1]) == (-2, 2, 0, 0)
 
 
 def test_csv_round_trip_keeps_everything():
@@ -148,30 +160,44 @@ def _csv_with(row_changes: dict[str, str]) -> str:
 
 
 @pytest.mark.parametrize(
-    ("changes", "message"),
+    ("changes", "message", "code"),
     [
-        ({"delta_0": "4"}, "line 2: .*sum to 0"),
-        ({"dealer": "x"}, "line 2: dealer 'x' is not a whole number"),
-        ({"winner": "7"}, "line 2: winner"),
-        ({"winner": "0 x"}, "line 2: winner 'x' is not a whole number"),
-        ({"winner": "0 2"}, "line 2: .*Weinan rule"),
-        ({"self_draw": "maybe"}, "line 2: self_draw"),
-        ({"hand": "3"}, "line 2: hand number 3, expected 1"),
+        ({"delta_0": "4"}, "line 2: .*sum to 0", "points_not_balanced"),
+        ({"dealer": "x"}, "line 2: dealer 'x' is not a whole number", "not_a_whole_number"),
+        ({"dealer": "9"}, "line 2: dealer", "bad_ledger_value"),
+        ({"winner": "7"}, "line 2: winner", "bad_seat"),
+        ({"winner": "0 x"}, "line 2: winner 'x' is not a whole number", "not_a_whole_number"),
+        ({"winner": "0 2"}, "line 2: .*Weinan rule", "multi_win_not_weinan"),
+        ({"self_draw": "maybe"}, "line 2: self_draw", "bad_self_draw"),
+        ({"hand": "3"}, "line 2: hand number 3, expected 1", "hand_out_of_order"),
+        ({"player_1": "东"}, "line 2: .*player names must differ", "player_names_same"),
     ],
 )
-def test_bad_csv_rows_name_the_line(changes, message):
-    with pytest.raises(LedgerError, match=message):
+def test_bad_csv_rows_name_the_line_and_the_code(changes, message, code):
+    with pytest.raises(LedgerError, match=message) as refused:
         Ledger.from_csv(_csv_with(changes))
+    assert (refused.value.code, refused.value.line) == (code, 2)
 
 
 def test_a_csv_that_is_not_a_ledger_is_refused():
-    with pytest.raises(LedgerError, match="missing column"):
+    with pytest.raises(LedgerError, match="missing column") as refused:
         Ledger.from_csv("name,score\nA,3\n")
+    assert refused.value.code == "not_a_ledger_csv"
+
+
+def test_rows_with_other_players_are_refused():
+    ledger = Ledger().record(ruleset="xian", winners=[0], discarder=1, deltas=(3, -3, 0, 0)).record_draw(ruleset="xian")
+    text = ledger.to_csv().replace("\n2,xian,0,,0,,0,0,0,0,0,0,0,0,东,南", "\n2,xian,0,,0,,0,0,0,0,0,0,0,0,东,X")
+    with pytest.raises(LedgerError, match="differ from line 2") as refused:
+        Ledger.from_csv(text)
+    assert (refused.value.code, refused.value.line) == ("players_differ", 3)
 
 
 def test_player_names_must_be_present_and_distinct():
-    with pytest.raises(LedgerError, match="differ"):
+    with pytest.raises(LedgerError, match="differ") as refused:
         Ledger().rename(["A", "A", "B", "C"])
-    with pytest.raises(LedgerError, match="name"):
+    assert refused.value.code == "player_names_same"
+    with pytest.raises(LedgerError, match="name") as refused:
         Ledger().rename(["A", " ", "B", "C"])
+    assert refused.value.code == "player_name_missing"
     assert Ledger().rename([" A ", "B", "C", "D"]).players == ("A", "B", "C", "D")

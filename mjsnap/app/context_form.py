@@ -87,8 +87,10 @@ def rule_options(ruleset: str, t, lang: str) -> tuple[RuleOptions | None, str | 
                 if value != getattr(defaults, name):
                     overrides[f"{section}.{name}"] = value
         return RuleOptions().with_overrides(overrides), None
-    except (OptionError, json.JSONDecodeError) as exc:
-        return None, t("bad_option", detail=str(exc))
+    except json.JSONDecodeError as exc:
+        return None, t("bad_option", detail=explain("option_not_json", lang, f"not valid JSON ({exc})"))
+    except OptionError as exc:
+        return None, t("bad_option", detail=explain("option_bad_value", lang, str(exc)))
 
 
 def _earthly() -> None:

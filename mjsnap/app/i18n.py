@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from mjsnap.i18n_catalogue import pick
+from mjsnap.app.ledger import LedgerError
+from mjsnap.i18n_catalogue import explain, pick
 from scoring.tiles import EN_NAMES, N_KINDS, ZH_NAMES
 
 LANGS = ("zh", "en")
@@ -105,6 +106,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "value": ("分 / 番", "Points / fan"),
     "why": ("说明", "Why"),
     "settlement": ("结算", "Settlement"),
+    "settlement_together": ("一炮多响合计结算（{n} 家胡这张牌）", "Settlement of the whole discard ({n} winners, 一炮多响)"),
+    "win_of": ("{name} 胡", "{name}'s win"),
+    "points_together": ("合计", "Together"),
     "seat": ("座位", "Seat"),
     "player": ("玩家", "Player"),
     "role": ("身份", "Role"),
@@ -143,6 +147,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "import_csv": ("导入 CSV", "Import CSV"),
     "imported": ("已导入 {n} 局", "Imported {n} hands"),
     "bad_csv": ("CSV 不能导入：{detail}", "The CSV cannot be imported: {detail}"),
+    "csv_line": ("第 {line} 行：{detail}", "line {line}: {detail}"),
     "ledger_error": ("不能记入：{detail}", "Cannot record: {detail}"),
     "empty_ledger": ("还没有记录。算完分后点“记入记分表”。", "No hands yet. After scoring, press “Add to the ledger”."),
     "clear_ledger": ("清空记分表", "Clear the ledger"),
@@ -234,3 +239,9 @@ def tile_name(kind: int, lang: str) -> str:
     if kind < N_KINDS:
         return EN_NAMES[kind] if lang == "en" else ZH_NAMES[kind]
     return pick(("牌背", "back"), lang) if kind == N_KINDS else pick(("花", "flower"), lang)
+
+
+def ledger_problem(exc: LedgerError, lang: str) -> str:
+    """Why the ledger refused, in the page language (the CSV line first, where there is one)."""
+    text = explain(exc.code, lang, exc.detail)
+    return tr(lang)("csv_line", line=exc.line, detail=text) if exc.line is not None else text

@@ -29,10 +29,20 @@ CSV_COLUMNS = (
     + [f"player_{s}" for s in range(N_SEATS)]
     + ["tiles", "note"]
 )
+FIRST_ROW = 2  # the CSV line of the first hand, after the header
 
 
 class LedgerError(ValueError):
-    """A hand that cannot go into the ledger, or a CSV that is not a ledger (the message names the line)."""
+    """A hand that cannot go into the ledger, or a CSV that is not a ledger. ``code`` names the problem in words
+    of either language (``mjsnap.i18n_catalogue.CODES``), ``line`` the CSV line; the message is English and
+    names the very values."""
+
+    def __init__(self, message: str, code: str, line: int | None = None):
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+        self.detail, self.code, self.line = message, code, line
+
+    def at_line(self, line: int) -> LedgerError:
+        return LedgerError(self.detail, self.code, line)
 
 
 def next_dealer(dealer: int, winners: Sequence[int], discarder: int | None = None) -> int:
@@ -68,34 +78,40 @@ class LedgerHand(BaseModel):
     @classmethod
     def _bets_not_negative(cls, bets: tuple[int, ...]) -> tuple[int, ...]:
         if any(b < 0 for b in bets):
-            raise ValueError(f"bets are whole numbers from 0, got {list(bets)}")
+            raise LedgerError(f"bets are whole numbers from 0, got {list(bets)}", "bad_bets")
         return bets
 
     @field_validator("winners")
     @classmethod
     def _winner_seats(cls, winners: tuple[int, ...]) -> tuple[int, ...]:
         if any(not 0 <= w < N_SEATS for w in winners):
-            raise ValueError(f"winner seats are 0-3, got {list(winners)}")
+            raise LedgerError(f"winner seats are 0-3, got {list(winners)}", "bad_seat")
         if len(set(winners)) != len(winners):
-            raise ValueError(f"a seat can win a hand once, got {list(winners)}")
+            raise LedgerError(f"a seat can win a hand once, got {list(winners)}", "winner_twice")
         return winners
 
     @model_validator(mode="after")
     def _consistent(self) -> LedgerHand:
         if sum(self.deltas) != 0:
-            raise ValueError(f"the points of a hand must sum to 0, got {list(self.deltas)} (sum {sum(self.deltas)})")
+            raise LedgerError(
+                f"the points of a hand must sum to 0, got {list(self.deltas)} (sum {sum(self.deltas)})",
+                "points_not_balanced",
+            )
         if self.drawn and (self.self_draw or self.discarder is not None):
-            raise ValueError("a drawn hand (no winner) has no self-draw and no discarder")
+            raise LedgerError("a drawn hand (no winner) has no self-draw and no discarder", "drawn_hand_with_win")
         if self.discarder is not None and self.discarder in self.winners:
-            raise ValueError("the discarder cannot be the winner")
+            raise LedgerError("the discarder cannot be the winner", "bad_seat")
         if len(self.winners) > 1:
             if self.ruleset not in MULTI_WIN_RULESETS:
-                raise ValueError(
+                raise LedgerError(
                     f"several winners on one discard (一炮多响) are a Weinan rule; in {self.ruleset} only the seat "
-                    "nearest the discarder wins (截和)"
+                    "nearest the discarder wins (截和)",
+                    "multi_win_not_weinan",
                 )
             if self.self_draw or self.discarder is None:
-                raise ValueError("several winners must all have won on one discard: name the discarder")
+                raise LedgerError(
+                    "several winners must all have won on one discard: name the discarder", "multi_win_not_on_discard"
+                )
         return self
 
     @property
@@ -121,9 +137,9 @@ class Ledger(BaseModel):
     def _names(cls, players: tuple[str, ...]) -> tuple[str, ...]:
         cleaned = tuple(p.strip() for p in players)
         if any(not p for p in cleaned):
-            raise ValueError("every seat needs a player name")
+            raise LedgerError("every seat needs a player name", "player_name_missing")
         if len(set(cleaned)) != len(cleaned):
-            raise ValueError(f"player names must differ, got {list(cleaned)}")
+            raise LedgerError(f"player names must differ, got {list(cleaned)}", "player_names_same")
         return cleaned
 
     def totals(self) -> list[int]:
@@ -177,7 +193,7 @@ class Ledger(BaseModel):
                 note=note,
             )
         except ValidationError as exc:
-            raise LedgerError(_problems(exc)) from None
+            raise _refusal(exc) from None
         return self.model_copy(update={"hands": self.hands + (hand,)})
 
     def record_draw(self, *, ruleset: str, deltas: Sequence[int] = (0, 0, 0, 0), note: str = "") -> Ledger:
@@ -192,7 +208,7 @@ class Ledger(BaseModel):
         try:
             return Ledger(players=tuple(players), first_dealer=self.first_dealer, hands=self.hands)
         except ValidationError as exc:
-            raise LedgerError(_problems(exc)) from None
+            raise _refusal(exc) from None
 
     def to_csv(self) -> str:
         """One row per hand (seats 0..3, player names repeated on every row so each row stands alone)."""
@@ -215,14 +231,16 @@ class Ledger(BaseModel):
         reader = csv.DictReader(io.StringIO(text.lstrip("\ufeff")))
         missing = [c for c in CSV_COLUMNS if c not in (reader.fieldnames or [])]
         if missing:
-            raise LedgerError(f"not a ledger CSV: missing column(s) {', '.join(missing)}")
+            raise LedgerError(f"not a ledger CSV: missing column(s) {', '.join(missing)}", "not_a_ledger_csv")
         hands: list[LedgerHand] = []
         players: tuple[str, ...] | None = None
-        for line, row in enumerate(reader, start=2):
+        for line, row in enumerate(reader, start=FIRST_ROW):
             try:
                 row_players = tuple(row[f"player_{s}"] for s in range(N_SEATS))
                 if players is not None and row_players != players:
-                    raise ValueError(f"player names {list(row_players)} differ from line 2's {list(players)}")
+                    raise LedgerError(
+                        f"player names {list(row_players)} differ from line 2's {list(players)}", "players_differ"
+                    )
                 players = row_players
                 hand = LedgerHand(
                     number=_int(row["hand"], "hand"),
@@ -237,17 +255,17 @@ class Ledger(BaseModel):
                     note=row["note"] or "",
                 )
             except ValidationError as exc:
-                raise LedgerError(f"line {line}: {_problems(exc)}") from None
-            except (ValueError, TypeError) as exc:
-                raise LedgerError(f"line {line}: {exc}") from None
+                raise _refusal(exc, line) from None
+            except LedgerError as exc:
+                raise exc.at_line(line) from None
             if hand.number != len(hands) + 1:
-                raise LedgerError(f"line {line}: hand number {hand.number}, expected {len(hands) + 1}")
+                raise LedgerError(f"hand number {hand.number}, expected {len(hands) + 1}", "hand_out_of_order", line)
             hands.append(hand)
         try:
             first = hands[0].dealer if hands else 0
             return cls(players=players or DEFAULT_PLAYERS, first_dealer=first, hands=tuple(hands))
-        except ValidationError as exc:
-            raise LedgerError(_problems(exc)) from None
+        except ValidationError as exc:  # the player names, the same on every row: name the first
+            raise _refusal(exc, FIRST_ROW) from None
 
 
 def _blank(value: int | None) -> str | int:
@@ -258,7 +276,7 @@ def _int(text: str | None, column: str) -> int:
     try:
         return int((text or "").strip())
     except ValueError:
-        raise ValueError(f"{column} {text!r} is not a whole number") from None
+        raise LedgerError(f"{column} {text!r} is not a whole number", "not_a_whole_number") from None
 
 
 def _optional_int(text: str | None, column: str) -> int | None:
@@ -271,7 +289,16 @@ def _flag(text: str | None) -> bool:
         return True
     if value in ("0", "false", "no", ""):
         return False
-    raise ValueError(f"self_draw {text!r} is not 0/1")
+    raise LedgerError(f"self_draw {text!r} is not 0/1", "bad_self_draw")
+
+
+def _refusal(exc: ValidationError, line: int | None = None) -> LedgerError:
+    """Pydantic's problems as one LedgerError: the code of the first refusal raised here, else a value that does
+    not fit its field (a seat out of 0-3, four points per hand...)."""
+    ours = [e["ctx"]["error"] for e in exc.errors() if isinstance(e.get("ctx", {}).get("error"), LedgerError)]
+    if ours:
+        return LedgerError(_problems(exc), ours[0].code, line)
+    return LedgerError(_problems(exc), "bad_ledger_value", line)
 
 
 def _problems(exc: ValidationError) -> str:

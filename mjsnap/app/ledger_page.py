@@ -6,8 +6,9 @@ import pandas as pd
 import streamlit as st
 
 from mjsnap.app import context_form, state
-from mjsnap.app.i18n import RULESET_NAMES, pick
+from mjsnap.app.i18n import RULESET_NAMES, ledger_problem, pick
 from mjsnap.app.ledger import Ledger, LedgerError
+from mjsnap.i18n_catalogue import explain
 
 N_SEATS = 4
 
@@ -16,12 +17,12 @@ def _notice(kind: str, text: str) -> None:
     st.session_state.ledger_notice = (kind, text)
 
 
-def _rename(t) -> None:
+def _rename(t, lang: str) -> None:
     names = [st.session_state[f"player-{s}"] for s in range(N_SEATS)]
     try:
         state.set_ledger(state.ledger().rename(names))
     except LedgerError as exc:
-        _notice("error", t("ledger_error", detail=str(exc)))
+        _notice("error", t("ledger_error", detail=ledger_problem(exc, lang)))
 
 
 def _record_draw(t) -> None:
@@ -40,17 +41,17 @@ def _clear() -> None:
     context_form.start_new_hand()
 
 
-def _import(t) -> None:
+def _import(t, lang: str) -> None:
     uploaded = st.session_state.get("ledger-csv")
     if uploaded is None:
         return
     try:
         ledger = Ledger.from_csv(uploaded.getvalue().decode("utf-8-sig"))
     except UnicodeDecodeError:
-        _notice("error", t("bad_csv", detail="not UTF-8 text"))
+        _notice("error", t("bad_csv", detail=explain("csv_not_utf8", lang)))
         return
     except LedgerError as exc:
-        _notice("error", t("bad_csv", detail=str(exc)))
+        _notice("error", t("bad_csv", detail=ledger_problem(exc, lang)))
         return
     state.set_ledger(ledger)
     for seat, name in enumerate(ledger.players):
@@ -82,7 +83,7 @@ def show(t, lang: str) -> None:
             if f"player-{seat}" not in st.session_state:
                 st.session_state[f"player-{seat}"] = ledger.players[seat]
             st.text_input(t("seat_n", n=seat), key=f"player-{seat}")
-        st.button(t("rename"), key="rename", on_click=_rename, args=(t,))
+        st.button(t("rename"), key="rename", on_click=_rename, args=(t, lang))
 
     st.info(t("next_dealer", name=ledger.players[ledger.dealer()]))
     totals = ledger.totals()
@@ -102,4 +103,4 @@ def show(t, lang: str) -> None:
             key="export-csv",
         )
         st.button(t("clear_ledger"), key="clear-ledger", on_click=_clear, disabled=not ledger.hands)
-    st.file_uploader(t("import_csv"), type=["csv"], key="ledger-csv", on_change=_import, args=(t,))
+    st.file_uploader(t("import_csv"), type=["csv"], key="ledger-csv", on_change=_import, args=(t, lang))

@@ -7,10 +7,10 @@ import pandas as pd
 import streamlit as st
 
 from mjsnap.app import context_form, state
-from mjsnap.app.i18n import SHAPE_NAMES, pick
+from mjsnap.app.i18n import SHAPE_NAMES, ledger_problem, pick
 from mjsnap.app.ledger import LedgerError
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
-from mjsnap.app.wins import MAX_WINNERS, ScoredWin, record_wins
+from mjsnap.app.wins import MAX_WINNERS, ScoredWin, combined_deltas, record_wins
 from mjsnap.i18n_catalogue import decision, explain, item_note
 from scoring.hand import Context
 from scoring.result import ScoreResult
@@ -31,36 +31,65 @@ def items_table(result: ScoreResult, t, lang: str) -> pd.DataFrame:
     )
 
 
-def settlement_table(result: ScoreResult, context: Context, t) -> pd.DataFrame:
-    players = state.ledger().players
+def _seats(winners: set[int], context: Context, t) -> dict[str, list]:
+    """The columns every settlement starts with: seat, player, role, bet."""
     roles = []
     for seat in range(4):
         role = []
-        if seat == context.winner:
+        if seat in winners:
             role.append(t("role_winner"))
         if seat == context.dealer:
             role.append(t("role_dealer"))
         if seat == context.discarder:
             role.append(t("role_discarder"))
         roles.append(" ".join(role))
-    return pd.DataFrame(
-        {
-            t("seat"): list(range(4)),
-            t("player"): list(players),
-            t("role"): roles,
-            t("bet"): list(context.bets),
-            t("points"): result.deltas,
-        }
-    )
+    return {
+        t("seat"): list(range(4)),
+        t("player"): list(state.ledger().players),
+        t("role"): roles,
+        t("bet"): list(context.bets),
+    }
 
 
-def _add_to_ledger(t) -> None:
+def settlement_table(result: ScoreResult, context: Context, t) -> pd.DataFrame:
+    return pd.DataFrame({**_seats({context.winner}, context, t), t("points"): result.deltas})
+
+
+def combined_settlement_table(wins: tuple[ScoredWin, ...], t) -> pd.DataFrame:
+    """一炮多响: each winner's own settlement, then the hand's as it goes into the ledger (LedgerError when the
+    wins cannot share the discard)."""
+    together = combined_deltas(wins)
+    players = state.ledger().players
+    table = _seats({w.context.winner for w in wins}, wins[-1].context, t)
+    for win in wins:
+        table[t("win_of", name=players[win.context.winner])] = win.result.deltas
+    table[t("points_together")] = list(together)
+    return pd.DataFrame(table)
+
+
+def show_settlement(win: ScoredWin, t, lang: str) -> None:
+    """The winner's settlement; with kept winners of the same discard, the whole discard's."""
+    pending: tuple[ScoredWin, ...] = st.session_state.pending_wins
+    if pending:
+        try:
+            table = combined_settlement_table(pending + (win,), t)
+        except LedgerError as exc:
+            st.warning(t("ledger_error", detail=ledger_problem(exc, lang)))
+        else:
+            st.markdown(f"**{t('settlement_together', n=len(pending) + 1)}**")
+            st.dataframe(table, hide_index=True, width="stretch")
+            return
+    st.markdown(f"**{t('settlement')}**")
+    st.dataframe(settlement_table(win.result, win.context, t), hide_index=True, width="stretch")
+
+
+def _add_to_ledger(t, lang: str) -> None:
     """The last win (with the wins waiting on the same discard) goes into the ledger as one hand."""
     wins = st.session_state.pending_wins + (st.session_state.last_result,)
     try:
         ledger = record_wins(state.ledger(), wins)
     except LedgerError as exc:
-        st.session_state.ledger_notice = ("error", t("ledger_error", detail=str(exc)))
+        st.session_state.ledger_notice = ("error", t("ledger_error", detail=ledger_problem(exc, lang)))
         return
     state.set_ledger(ledger)
     st.session_state.last_result = None
@@ -96,13 +125,13 @@ def show_pending(t) -> None:
         st.button(t("multi_win_cancel"), key="multi-win-cancel", on_click=_drop_pending)
 
 
-def ledger_buttons(win: ScoredWin, t) -> None:
+def ledger_buttons(win: ScoredWin, t, lang: str) -> None:
     """Add the hand to the ledger; on a Weinan discard also "another winner on this discard" (一炮多响)."""
     st.session_state.last_result = win
     winners = len(st.session_state.pending_wins) + 1
     label = t("add_to_ledger") if winners == 1 else t("add_multi_win", n=winners)
     with st.container(horizontal=True, gap="small", wrap=True):
-        st.button(label, key="add-to-ledger", type="primary", on_click=_add_to_ledger, args=(t,))
+        st.button(label, key="add-to-ledger", type="primary", on_click=_add_to_ledger, args=(t, lang))
         if win.can_share_discard and winners < MAX_WINNERS:
             st.button(t("another_winner"), key="another-winner", on_click=_another_winner, args=(t,))
 
@@ -122,14 +151,13 @@ def show_result(win: ScoredWin, t, lang: str) -> None:
         headline += " · " + t("total_fan", fan=result.fan)
     st.success(headline)
     st.dataframe(items_table(result, t, lang), hide_index=True, width="stretch")
-    st.markdown(f"**{t('settlement')}**")
-    st.dataframe(settlement_table(result, context, t), hide_index=True, width="stretch")
+    show_settlement(win, t, lang)
     if result.decisions:
         st.caption(t("decisions", items="; ".join(decision(d, lang) for d in result.decisions)))
     if result.warnings:
         notes = (explain(code, lang, text) for code, text in zip(result.warning_codes, result.warnings))
         st.warning(t("warnings", items="; ".join(notes)))
-    ledger_buttons(win, t)
+    ledger_buttons(win, t, lang)
 
 
 def show_waits(entries: list[dict], context: Context, t, lang: str) -> None:

@@ -32,25 +32,31 @@ class ScoredWin:
         return self.ruleset in MULTI_WIN_RULESETS and not self.context.is_self_draw
 
 
-def record_wins(ledger: Ledger, wins: Sequence[ScoredWin]) -> Ledger:
-    """The ledger with one more hand won by ``wins`` (all on one discard when there are several); LedgerError
-    says why they cannot go together."""
+def combined_deltas(wins: Sequence[ScoredWin]) -> tuple[int, ...]:
+    """What the wins settle as one hand: one win's own deltas, or the wins of one discard added up against the
+    discarder ([A14] for three); LedgerError says why they cannot go together."""
     if not wins:
-        raise LedgerError("no win to record")
-    first = wins[0]
+        raise LedgerError("no win to record", "no_win_to_record")
     if len(wins) == 1:
-        deltas = first.result.deltas
-    else:
-        if not all(w.can_share_discard for w in wins):
-            raise LedgerError("several winners on one discard (一炮多响) are Weinan wins on a discard")
-        if len({(w.ruleset, w.context.discarder, w.context.dealer) for w in wins}) != 1:
-            raise LedgerError("the winners of one discard share the rule set, the discarder and the dealer")
-        if len(wins) > MAX_WINNERS:
-            raise LedgerError(f"at most {MAX_WINNERS} players can win on one discard")
-        try:
-            deltas = merge_same_discard_wins([w.result for w in wins], first.options)
-        except ValueError as exc:
-            raise LedgerError(str(exc)) from None
+        return tuple(wins[0].result.deltas)
+    if not all(w.can_share_discard for w in wins):
+        raise LedgerError("several winners on one discard (一炮多响) are Weinan wins on a discard", "cannot_share_discard")
+    if len({(w.ruleset, w.context.discarder, w.context.dealer) for w in wins}) != 1:
+        raise LedgerError(
+            "the winners of one discard share the rule set, the discarder and the dealer", "multi_win_mismatch"
+        )
+    if len(wins) > MAX_WINNERS:
+        raise LedgerError(f"at most {MAX_WINNERS} players can win on one discard", "too_many_winners")
+    try:
+        return tuple(merge_same_discard_wins([w.result for w in wins], wins[0].options))
+    except ValueError as exc:
+        raise LedgerError(str(exc), "multi_win_not_valid") from None
+
+
+def record_wins(ledger: Ledger, wins: Sequence[ScoredWin]) -> Ledger:
+    """The ledger with one more hand won by ``wins`` (all on one discard when there are several)."""
+    deltas = combined_deltas(wins)
+    first = wins[0]
     return ledger.record(
         ruleset=first.ruleset,
         winners=[w.context.winner for w in wins],
