@@ -10,7 +10,7 @@ from scoring.hand import HandError
 from scoring.tiles import BACK, CLASS_NAMES, format_compact, kind_of, parse_tiles
 from vision.detections import Detections
 from vision.normalize import ReadOptions, read_hand
-from vision.normalize.geometry import Frame, row_direction
+from vision.normalize.geometry import Frame, aspect_along_row, cut_by_frame, row_direction
 from vision.normalize.melds import split_into_melds, type_group
 from vision.normalize.rows import fit_rows, split_by_gaps
 
@@ -57,6 +57,26 @@ def test_a_claimed_tile_is_read_sideways():
     hand = read(["^2p 2p 2p | 4s ^5s 6s", "1m 2m 3m 4m 5m 6m 7m | 9p"])
     sideways = [t.cls for t in hand.tiles if t.sideways]
     assert sorted(sideways) == ["2p", "5s"]
+
+
+@pytest.mark.parametrize(
+    "aspects, sideways",
+    [
+        ([56, 54, 52, 50, 48, 46, 44, 42], []),  # perspective shears the boxes along a long row: none is sideways
+        ([56, 54, 30, 50, 48, 46, 44, 42], [2]),
+        ([40, 40, 40, 40, 40, 62, 40], [5]),
+    ],
+)
+def test_sideways_is_judged_against_the_aspect_along_the_row(aspects, sideways):
+    x = np.arange(len(aspects), dtype=float) * 30
+    aspect = np.array(aspects, dtype=float)
+    reference = aspect_along_row(x, aspect, 8.0, x)
+    assert list(np.flatnonzero(np.abs(aspect - reference) > 8.0)) == sideways
+
+
+def test_boxes_cut_by_the_frame_are_known():
+    boxes = np.array([[0, 10, 30, 50], [100, 100, 130, 140], [970, 10, 1000, 50], [500, 770, 530, 800]], float)
+    assert list(cut_by_frame(boxes, (1000, 800))) == [True, False, True, True]
 
 
 # --- meld typing ---------------------------------------------------------------------------------------------------
@@ -154,6 +174,14 @@ def test_added_kong_with_its_fourth_tile_on_the_claimed_one():
     hand = read_hand(Detections(boxes, np.full(len(classes), 0.9), classes), (1000, 800))
     assert melds_of(hand) == [("kong_added", "3333p")]
     assert "kong_type_assumed" not in hand.warning_codes
+
+
+@pytest.mark.parametrize("rotate_deg", [0, 150, 180, -160])
+def test_melds_beyond_the_row_tell_which_way_is_the_players_right(rotate_deg):
+    # No tile set apart: the winning tile is the player's right-most, which an upside-down photo shows on the left.
+    hand = read(["^2p 2p 2p | 4s ^5s 6s", "1m 2m 3m 4m 5m 6m 7m 9m"], rotate_deg=rotate_deg, tilt_deg=10)
+    assert (format_compact(hand.concealed), format_compact([hand.win_tile])) == ("1234567m", "9m")
+    assert melds_of(hand) == [("chow", "456s"), ("pung", "222p")]
 
 
 def test_the_winning_tile_is_the_last_one_when_none_is_set_apart():

@@ -48,14 +48,15 @@ class Layout:
     groups: list[Group]
 
 
-def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = None) -> Layout:
+def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = None, turned: bool = False) -> Layout:
     """Rows and gap-separated groups of the tiles. ``cut``: boxes the photo's edge cuts, never taken for sideways
-    tiles nor used to measure the tile size."""
+    tiles nor used to measure the tile size. ``turned``: the frame half a turn round (the photo is upside down for
+    the player), so that along-row order runs to the player's right and rows from their far side."""
     cut = np.zeros(len(boxes), dtype=bool) if cut is None else cut
     centers = (boxes[:, :2] + boxes[:, 2:]) / 2
     sizes = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
     size = np.sqrt(sizes[:, 0] * sizes[:, 1])
-    frame = Frame(row_direction(centers))
+    frame = Frame(row_direction(centers) + (np.pi if turned else 0.0))
     xy = frame.to_frame(centers)
     rows = fit_rows(xy, _ROW_TOLERANCE * size)
     rows.sort(key=lambda r: float(np.median(xy[list(r.members), 1])))

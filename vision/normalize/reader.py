@@ -45,15 +45,18 @@ class _Plan:
     askew: list[int] = field(default_factory=list)
     win_in_row: bool = False  # no tile set apart: the count says the row's last tile is the winning tile
     apart_unused: bool = False  # a tile lies set apart in line, yet the count says it is not the winning tile
+    win_on_left: bool = False  # the winning tile was found set apart at the row's left end, not its right
 
     def rank(self, core: Group, xy: np.ndarray, size: np.ndarray) -> tuple:
         """Plans compared, in order: a tile count that works out; no set-apart tile left over; a winning tile (a
-        photo is taken to score a win); more of the nearby melds used; the longer row; the bigger tiles (the
+        photo is taken to score a win); the winning tile at the right end (the convention); more of the nearby melds
+        used; the longer row; the bigger tiles (the
         concealed row is nearest the camera); the left-most."""
         return (
             self.consistent,
             not self.apart_unused,
             self.win is not None,
+            not self.win_on_left,
             len(self.pieces),
             len(core.members),
             float(np.median(size[core.members])),
@@ -88,7 +91,9 @@ class _Reader:
         boxes = dets.xyxy[self.active].astype(np.float64)
         self.classes = dets.class_id[self.active].astype(int)
         self.centers = (boxes[:, :2] + boxes[:, 2:]) / 2
-        self.lay: Layout = build_layout(boxes, opts, cut_by_frame(boxes, image_size))
+        self.boxes = boxes
+        self.cut = cut_by_frame(boxes, image_size)
+        self.lay: Layout = build_layout(boxes, opts, self.cut)
 
     def tile_index(self, member: int) -> int:
         return int(self.active[member])
@@ -100,19 +105,49 @@ class _Reader:
         return " ".join(CLASS_NAMES[self.classes[m]] for m in members)
 
     def read(self) -> ReadHand:
+        plan, core, groups = self._best_plan()
+        if self._far_side_is_down(plan, core):
+            # The melds lie on the camera's side of the row: the photo is upside down for the player, so their
+            # right is the frame's left. Read again in the turned frame.
+            self.lay = build_layout(self.boxes, self.opts, self.cut, turned=True)
+            plan, core, groups = self._best_plan()
         lay = self.lay
         for member, side in enumerate(lay.sideways):
             self.tiles[self.tile_index(member)].sideways = bool(side)
         for group in lay.groups:
             for m in group.members:
                 self.tiles[self.tile_index(m)].row = group.row
+        return self._finish(plan, groups)
+
+    def _best_plan(self) -> tuple[_Plan, Group, list[Group]]:
+        lay = self.lay
         lay.groups = type_groups(lay.groups, self.classes, lay.sideways, self.opts)
         groups = self._attach_stacked(lay.groups)
         faces = [g for g in groups if any(self.classes[m] < N_KINDS for m in g.members)]
         candidates = [g for g in faces if not g.meldlike] or faces or list(groups)
         plans = [(self._plan(c, groups), c) for c in candidates]
-        plan, _ = max(plans, key=lambda pc: pc[0].rank(pc[1], lay.xy, lay.size))
-        return self._finish(plan, groups)
+        plan, core = max(plans, key=lambda pc: pc[0].rank(pc[1], lay.xy, lay.size))
+        return plan, core, groups
+
+    def _far_side_is_down(self, plan: _Plan, core: Group) -> bool:
+        """Which side of the concealed row is the far one: melds lie beyond the row (docs/photo-layout.md), and an
+        added kong's fourth tile lies beyond its claimed tile. True when these say the far side is the frame's
+        +y (the photo turned more than a quarter turn)."""
+        down = 0
+        for group, start in plan.pieces:
+            stop = dict(group.pieces)[start]
+            for m in group.members[start:stop]:
+                off = self._signed_offset(m, core)
+                down += int(off > _IN_LINE) - int(off < -_IN_LINE)
+            if start in group.stacked:
+                down += 3 * int(np.sign(self._signed_offset(group.stacked[start], group)))
+        return down > 0
+
+    def _signed_offset(self, member: int, core: Group) -> float:
+        """Distance from the core's row line in tile sizes, positive toward the frame's +y."""
+        row = self.lay.rows[core.row]
+        x, y = self.lay.xy[member]
+        return float((y - row.slope * x - row.intercept) / np.hypot(1.0, row.slope) / self.lay.size[member])
 
     # --- 补杠 shown with the fourth tile lying on the claimed one ---------------------------------------------
     def _attach_stacked(self, groups: list[Group]) -> list[Group]:
@@ -161,9 +196,7 @@ class _Reader:
 
     def _line_offset(self, member: int, core: Group) -> tuple[float, float]:
         """(distance from the core's row line in tile sizes, position along the row)."""
-        row = self.lay.rows[core.row]
-        x, y = self.lay.xy[member]
-        return abs(y - row.slope * x - row.intercept) / np.hypot(1.0, row.slope) / self.lay.size[member], float(x)
+        return abs(self._signed_offset(member, core)), float(self.lay.xy[member, 0])
 
     def _plan(self, core: Group, groups: list[Group]) -> _Plan:
         region = self._region(core, groups)
@@ -193,7 +226,7 @@ class _Reader:
                 concealed = list(core.members) + extra
                 n = len(concealed)
                 if apart is not None and n == need:
-                    return _Plan(concealed, apart, pieces[:k], region, True, extra)
+                    return _Plan(concealed, apart, pieces[:k], region, True, extra, win_on_left=not right)
                 if n == need + 1:
                     last = self._last(concealed)
                     rest = [m for m in concealed if m != last]

@@ -50,3 +50,24 @@ def layout_facts(placements: list[Placement], g: Geometry) -> dict:
         "meld_gap": None if meld_gap is None else round(meld_gap, 3),
         "stray_gap": None if stray_gap is None else round(stray_gap, 3),
     }
+
+
+# The convention's numbers (docs/photo-layout.md): the winning tile about half a tile apart (generated photos set it
+# 0.35 tile or more apart, or at the row's spacing), a meld at least a third of a tile from its neighbours, discards
+# and strays a tile or more away from the hand.
+WIN_APART = 0.3
+MELD_APART = 1 / 3
+STRAY_APART = 1.0
+
+
+def convention_breaks(scene: dict) -> list[str]:
+    """The ways a generated photo's layout leaves the convention, from its scene's layout facts: the answer then
+    rests on a fallback (the right-most tile as the winning tile) or on spacing the convention does not promise."""
+    breaks = []
+    if scene["win_gap"] is not None and scene["win_gap"] < WIN_APART:
+        breaks.append("win_not_set_apart")
+    if scene["meld_gap"] is not None and scene["meld_gap"] < MELD_APART:
+        breaks.append("meld_too_close")
+    if scene["stray_gap"] is not None and scene["stray_gap"] < STRAY_APART:
+        breaks.append("stray_near_hand")
+    return breaks
