@@ -209,6 +209,64 @@ ITEM_NOTES: dict[str, Pair] = {
     "混一色": ("一门花色加字牌（5 番）", "one suit with honours (5番)"),
 }
 
+# 安乡偎麻雀 (scoring.weimaque) has its own vocabulary: WeimaqueInputError.code, the not-a-win ``reason`` and
+# ``warning_codes`` (some names, e.g. too_many_copies, mean something else there than in CODES).
+WEIMAQUE_CODES: dict[str, Pair] = {
+    # the hand as typed or picked
+    "empty_hand": ("没有牌：摆出 6 句和麻雀", "the hand is empty: give six 句 and the 麻雀"),
+    "several_winning_cards": ("只能有一张牌标 * 作为揭牌", "mark one card only with * as the winning card"),
+    "too_many_copies": ("一种牌最多 4 张", "the deck has only four of each card"),
+    "bad_token": ("有一处不是牌（牌写作 1-10 或 一…十，大字 1B-10B 或 壹…拾）", "something is not a card (cards are "
+                  "1-10 or 一..十, big ones 1B-10B or 壹..拾)"),
+    "missing_type": ("每一句要先写类型（碰、煨、砍、吃、雀）", "each group starts with its type (碰 煨 砍 吃 雀)"),
+    "empty_group": ("有一句没有牌", "a group has no cards"),
+    # not a win
+    "wrong_set_count": ("胡牌要 6 句加 1 个麻雀", "a win needs six 句 and one 麻雀"),
+    "bad_set": ("有一句不成句（碰、煨、砍是三张一样的牌；吃是同一大小写的三张连牌；麻雀是两张一样的牌）",
+                "a group is not a valid 句 or 麻雀"),
+    "set_form_not_allowed": ("二七十或大小绞牌在当前的规则选择下不算一句", "二七十 or a mixed 句 is not a 句 under the "
+                             "chosen switches"),
+    "hard_xi_below_10": ("硬息不到 10，不能胡", "硬息 below 10: no win"),
+    # warnings
+    "no_winning_card": ("没有指定揭牌：单吊和背靠背没有检查", "no winning card given: 单吊 and 背靠背 were not checked"),
+    "shou_qian_shou_not_scored": ("手牵手原文暂不明：不计（可在规则选择里设自定息数）", "手牵手 is left open by the seed: "
+                                  "not scored (set a house value under the switches)"),
+    "no_zhuo_item": ("这几个团圆原文没有对应的卓：不计", "the seed names no 卓 item for these 团圆: none scored"),
+}
+
+WEIMAQUE_ITEM_NOTES: dict[str, Pair] = {
+    # 硬息
+    "碰": ("碰出的三张", "claimed triplet"),
+    "煨": ("自己摸齐的三张", "self-revealed triplet"),
+    "砍": ("起手就有的三张（等同于煨）", "dealt triplet (counts as 煨)"),
+    "团圆": ("四张一样的牌都在手里", "all four copies"),
+    "麻雀": ("红的麻雀", "red pair"),
+    "转弯": ("麻雀的牌在另一句里也有", "pair card also in another set"),
+    # 名堂
+    "对子胡": ("每句都是碰、煨或砍：总息 = 6 × 硬息", "all triplets: 总息 = 6 × 硬息"),
+    "乌对": ("对子胡且没有红牌：总息 = 8 × 硬息", "all triplets, no red card: 总息 = 8 × 硬息"),
+    "乌胡": ("没有红牌：总息 = 4 × 硬息", "no red card: 总息 = 4 × 硬息"),
+    "点胡": ("只有一张红牌：总息 = 3 × 硬息", "exactly one red card: 总息 = 3 × 硬息"),
+    "多红": ("红牌 10 张起：第 10 张 10 息，以后每张再加 10", "10 or more red cards: 10 for the 10th, 10 more each"),
+    "满园花": ("每句和麻雀都有红牌", "red in every set"),
+    "印胡": ("红的团圆，每口印 10 息", "seal (red 团圆), 10 each"),
+    "纯印": ("红牌只有红团圆的印：每口印 100 息（不再算印胡）", "pure seal: only the red 团圆 are red, 100 each"),
+    "卓胡": ("两个不相连的团圆", "two 团圆"),
+    "姊妹卓": ("两个相连的团圆", "two consecutive 团圆"),
+    "三乱卓": ("三个不相连的团圆", "three scattered 团圆"),
+    "姊妹卓带拖": ("两个相连的团圆再加一个", "two consecutive 团圆 and one more"),
+    "祖孙卓": ("三个相连的团圆", "three consecutive 团圆"),
+    "祖孙卓带拖": ("三个相连的团圆再加一个", "three consecutive 团圆 and one more"),
+    "八碰头": ("八和捌都是团圆", "八 and 捌 both 团圆"),
+    "假八碰头": ("同一个数的大小字都是团圆（不是八）", "one number 团圆 in both cases (not 8)"),
+    "大字胡": ("全是大字", "all big cards"),
+    "小字胡": ("全是小字", "all small cards"),
+    "海底胡": ("最后一张牌胡", "won on the last card"),
+    "单吊": ("揭的牌凑成麻雀", "won on the pair"),
+    "背靠背": ("同一个数大小字两头等，胡其中一张", "two-way wait on one number, big and small"),
+    "手牵手": ("家规，原文暂不明（自定息数）", "hand in hand (house value)"),
+}
+
 _DECISION_OPTION = re.compile(r"\b([a-z]+\.[a-z_]+)(?:\[[^\]]*\])?=(\S+)")
 
 
@@ -228,12 +286,13 @@ def option_value(key: str, value: object, lang: str) -> str:
     return pick(pair, lang) if pair else text
 
 
-def explain(code: str | None, lang: str, detail: str | None = None) -> str:
-    """A reason or warning for people: the engine's own sentence in English, the catalogue's in Chinese."""
+def explain(code: str | None, lang: str, detail: str | None = None, codes: dict[str, Pair] = CODES) -> str:
+    """A reason or warning for people: the engine's own sentence in English, the catalogue's in Chinese
+    (``codes``: CODES, or WEIMAQUE_CODES for 偎麻雀)."""
     if lang == "en" and detail:
         return detail
-    if code in CODES:
-        return pick(CODES[code], lang)
+    if code in codes:
+        return pick(codes[code], lang)
     return detail or code or "?"
 
 

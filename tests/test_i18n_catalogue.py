@@ -6,6 +6,8 @@ translation fails here."""
 from __future__ import annotations
 
 import ast
+import importlib
+import pkgutil
 import re
 import typing
 from pathlib import Path
@@ -13,9 +15,14 @@ from pathlib import Path
 import pytest
 
 from mjsnap.i18n_catalogue import (
-    CODES, ITEM_NOTES, OPTION_LABELS, OPTION_VALUES, decision, explain, item_note, option_label, option_value,
+    CODES, ITEM_NOTES, OPTION_LABELS, OPTION_VALUES, WEIMAQUE_CODES, WEIMAQUE_ITEM_NOTES, decision, explain, item_note,
+    option_label, option_value,
 )
+import scoring.rules.items as score_items
+import scoring.weimaque.items as weimaque_items
 from scoring.options import RuleOptions, option_keys
+from scoring.rules.items.base import Item
+from scoring.weimaque.items.base import Xi
 from scoring.scorer import parse_hand, score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,18 +34,20 @@ CODE_SOURCES = [
     *(ROOT / "mjsnap" / "app").glob("*.py"),
 ]
 CODE_CALLS = {"NotAllowed", "HandError", "ReadWarning", "MeldReading", "warn", "LedgerError", "explain"}
+WEIMAQUE_SOURCES = list((ROOT / "scoring" / "weimaque").rglob("*.py"))
+WEIMAQUE_CALLS = {"WeimaqueInputError", "NotAWin", "warn"}
 CODE = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
 
 
-def emitted_codes() -> set[str]:
+def emitted_codes(sources: list[Path] = CODE_SOURCES, calls: set[str] = CODE_CALLS) -> set[str]:
     """String constants passed to the calls that carry a reason or warning code (``HandError(msg, "code")``...)."""
     codes = set()
-    for path in CODE_SOURCES:
+    for path in sources:
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if not isinstance(node, ast.Call):
                 continue
             name = node.func.id if isinstance(node.func, ast.Name) else getattr(node.func, "attr", None)
-            if name in CODE_CALLS:
+            if name in calls:
                 args = [*node.args, *(k.value for k in node.keywords)]
                 codes |= {a.value for a in args if isinstance(a, ast.Constant) and CODE.fullmatch(str(a.value))}
     return codes
@@ -53,16 +62,11 @@ def option_fields() -> list[tuple[str, object]]:
     return out
 
 
-def all_items() -> list[str]:
-    import importlib
-    import pkgutil
-
-    import scoring.rules.items as items
-    from scoring.rules.items.base import Item
-
-    for module in pkgutil.walk_packages(items.__path__, items.__name__ + "."):
+def item_names(package, base: type) -> list[str]:
+    """The ``name`` of every item class under ``base`` in ``package`` (its modules imported first)."""
+    for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
         importlib.import_module(module.name)
-    found, todo = [], list(Item.__subclasses__())
+    found, todo = [], list(base.__subclasses__())
     while todo:
         cls = todo.pop()
         todo += cls.__subclasses__()
@@ -107,9 +111,22 @@ def test_the_catalogue_names_only_options_that_exist():
     assert {k.split("=")[0] for k in OPTION_VALUES} <= set(option_keys())
 
 
-@pytest.mark.parametrize("name", all_items())
+@pytest.mark.parametrize("name", item_names(score_items, Item))
 def test_every_breakdown_item_has_a_note_in_both_languages(name):
     assert name in ITEM_NOTES and both(ITEM_NOTES[name])
+
+
+def test_every_weimaque_code_has_both_texts():
+    codes = emitted_codes(WEIMAQUE_SOURCES, WEIMAQUE_CALLS)
+    assert {"bad_token", "wrong_set_count", "hard_xi_below_10", "no_winning_card"} <= codes
+    missing = sorted(codes - set(WEIMAQUE_CODES))
+    assert not missing, f"偎麻雀 codes without a text in mjsnap/i18n_catalogue.py WEIMAQUE_CODES: {missing}"
+    assert all(both(WEIMAQUE_CODES[c]) for c in codes)
+
+
+@pytest.mark.parametrize("name", item_names(weimaque_items, Xi))
+def test_every_weimaque_item_has_a_note_in_both_languages(name):
+    assert name in WEIMAQUE_ITEM_NOTES and both(WEIMAQUE_ITEM_NOTES[name])
 
 
 @pytest.mark.parametrize(

@@ -220,6 +220,7 @@ def test_four_tuanyuan_no_seed_item_warns():
     assert res.valid and res.total_xi == res.hard_xi == 26
     assert not any("卓" in i.name for i in res.items)
     assert any("no 卓 item" in w for w in res.warnings)
+    assert res.warning_codes == ["no_zhuo_item", "no_winning_card"] and len(res.warnings) == 2
 
 
 # --- switches ---------------------------------------------------------------------------------------------------
@@ -260,6 +261,7 @@ def test_shou_qian_shou():
     assert unset.total_xi == 10 and "手牵手" not in [i.name for i in unset.items]
     assert unset.decisions == ["weimaque.shou_qian_shou_xi=none"]
     assert any("暂不明" in w for w in unset.warnings)
+    assert unset.warning_codes == ["shou_qian_shou_not_scored", "no_winning_card"] and unset.to_json()["warning_codes"] == unset.warning_codes
     house = result(H10, shou_qian_shou=True, shou_qian_shou_xi=30)
     assert pairs(house)[-1] == ["手牵手", 30] and house.items[-1].kind == "house"
     assert house.total_xi == 40 and house.decisions == ["weimaque.shou_qian_shou_xi=30"]

@@ -178,6 +178,39 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dice_split": ("，下一把两头凑", ", then one grab split across two walls"),
     "dice_diagram": ("牌墙示意（灰 = 留下的墩，红 = 第一把）", "The walls (grey = stacks left, red = first grab)"),
     "dice_source": ("依据：种子 {seed}", "Source: seed {seed}"),
+    # 偎麻雀
+    "wmq_header": ("安乡偎麻雀 · 算息", "Anxiang Weimaque · count 息"),
+    "wmq_intro": ("摆出胡牌：6句 + 麻雀。团圆、转弯由牌自动判断。",
+                  "Lay out the winning hand: six 句 and the 麻雀. 团圆 and 转弯 are read off the cards."),
+    "wmq_use_text": ("用文字输入", "Type the hand instead"),
+    "wmq_text": ("手牌（如 碰 柒柒柒, 煨 3 3 3, …, 雀 捌捌*）", "Hand (e.g. 碰 柒柒柒, 煨 3 3 3, …, 雀 捌捌*)"),
+    "wmq_sentence": ("第{n}句", "句 {n}"),
+    "wmq_pair": ("麻雀", "麻雀 (pair)"),
+    "wmq_card": ("牌", "card"),
+    "wmq_win_in": ("揭牌胡在", "Won with the 揭 card in"),
+    "wmq_win_none": ("不指定", "not given"),
+    "wmq_last_card": ("海底胡（最后一张）", "海底胡 (last card)"),
+    "wmq_sqs": ("手牵手（需自定息数）", "手牵手 (needs a house value)"),
+    "wmq_switches": ("规则选择（原文未定）", "Rule switches (left open by the seed)"),
+    "wmq_order": ("倍数与加息的先后", "multipliers vs additions"),
+    "wmq_erqishi": ("二七十 / 贰柒拾 算一句", "二七十 / 贰柒拾 is a 句"),
+    "wmq_mixed": ("大小绞牌（一一壹）算一句", "mixed 大小 句 (一一壹)"),
+    "wmq_sqs_xi": ("手牵手 自定息数（0 = 不算）", "手牵手 house value (0 = not scored)"),
+    "wmq_bad_hand": ("手牌有误：{detail}", "The hand is not valid: {detail}"),
+    "wmq_at": ("{detail}：“{token}”", "{detail}: “{token}”"),
+    "wmq_total": ("总息 {total}", "Total 息: {total}"),
+    "wmq_hard": ("硬息", "hard 息"),
+    "wmq_no_win": ("不能胡：{detail}", "No win: {detail}"),
+    "wmq_item": ("项目", "item"),
+    "wmq_kind": ("类", "kind"),
+    "wmq_value": ("息", "息"),
+    "wmq_why": ("说明", "reason"),
+    "wmq_decisions": ("规则选择", "switches used"),
+    "wmq_warnings": ("注意", "note"),
+    "wmq_yes": ("是", "yes"),
+    "wmq_no": ("否", "no"),
+    "wmq_not_scored": ("不算", "not scored"),
+    "wmq_settlement": ("原文没有息的结算规则：不计算输赢。", "The seed gives no rule for paying 息: no settlement."),
 }
 
 RULESET_NAMES: dict[str, tuple[str, str]] = {
@@ -219,6 +252,15 @@ RELATIVE_SEATS: tuple[tuple[str, str], ...] = (
     ("对家", "opposite"),
     ("上家（左手）", "left (previous)"),
 )
+
+XI_KINDS: dict[str, tuple[str, str]] = {
+    "hard": ("硬息", "hard"), "add": ("名堂", "named"), "multiply": ("倍数", "×"), "house": ("自定", "house"),
+}
+
+XI_ORDERS: dict[str, tuple[str, str]] = {
+    "multiply_then_add": ("先乘后加（硬息×N + 名堂）", "multiply, then add"),
+    "add_then_multiply": ("先加后乘（(硬息+名堂)×N）", "add, then multiply"),
+}
 
 SUIT_NAMES: dict[str, tuple[str, str]] = {"m": ("万", "characters"), "p": ("筒", "dots"), "s": ("条", "bamboo")}
 

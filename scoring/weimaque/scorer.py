@@ -36,6 +36,7 @@ def score(hand: WeimaqueHand, options: WeimaqueOptions | None = None) -> Weimaqu
         return WeimaqueResult(
             valid=False, shapes=[SHAPE] if exc.hard_xi is not None else [], items=exc.items, error=exc.message,
             reason=exc.reason, hand=hand.text(), hard_xi=exc.hard_xi, decisions=sit.decisions, warnings=sit.warnings,
+            warning_codes=sit.warning_codes,
         )
     named = named_items(sit)
     multipliers = multiplier_items(sit)
@@ -48,11 +49,11 @@ def score(hand: WeimaqueHand, options: WeimaqueOptions | None = None) -> Weimaqu
     else:
         total = (hard_xi + added) * multiplier
     if hand.win_group is None:
-        sit.warn("no winning card marked with *: 单吊 and 背靠背 were not checked")
+        sit.warn("no winning card marked with *: 单吊 and 背靠背 were not checked", "no_winning_card")
     return WeimaqueResult(
         valid=True, shapes=[SHAPE], scored_shape=SHAPE, items=hard + multipliers + named, hand=hand.text(),
         hard_xi=hard_xi, added_xi=added, multiplier=multiplier, total_xi=total,
-        decisions=sit.decisions, warnings=sit.warnings,
+        decisions=sit.decisions, warnings=sit.warnings, warning_codes=sit.warning_codes,
     )
 
 

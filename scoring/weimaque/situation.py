@@ -28,6 +28,7 @@ class XiSituation:
     options: WeimaqueOptions
     decisions: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    warning_codes: list[str] = field(default_factory=list)  # one stable code per warning, for the app's 中文/English
 
     def decide(self, option: str) -> None:
         """Record that an option decided something in this result (once)."""
@@ -35,9 +36,10 @@ class XiSituation:
         if text not in self.decisions:
             self.decisions.append(text)
 
-    def warn(self, message: str) -> None:
+    def warn(self, message: str, code: str) -> None:
         if message not in self.warnings:
             self.warnings.append(message)
+            self.warning_codes.append(code)
 
     @property
     def pair(self) -> Group:

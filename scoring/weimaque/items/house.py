@@ -19,6 +19,7 @@ class ShouQianShou(Xi):
         sit.decide("shou_qian_shou_xi")
         value = sit.options.shou_qian_shou_xi
         if value is None:
-            sit.warn("手牵手 is 暂不明 in the seed: not scored (set weimaque.shou_qian_shou_xi to a house value)")
+            sit.warn("手牵手 is 暂不明 in the seed: not scored (set weimaque.shou_qian_shou_xi to a house value)",
+                     "shou_qian_shou_not_scored")
             return None
         return self.make(value, "house rule, not in the seed (手牵手：暂不明)")

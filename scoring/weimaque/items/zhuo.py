@@ -87,7 +87,8 @@ def zhuo_item(sit: XiSituation) -> XiItem | None:
     for item in ZHUO_FAMILY:
         if item.matches(pattern):
             return item.make(item.bonus, f"团圆 {names} (runs {'+'.join(map(str, pattern))})")
-    sit.warn(f"团圆 {names} (runs {'+'.join(map(str, pattern))}): the seed names no 卓 item for this; none scored")
+    sit.warn(f"团圆 {names} (runs {'+'.join(map(str, pattern))}): the seed names no 卓 item for this; none scored",
+             "no_zhuo_item")
     return None
 
 
