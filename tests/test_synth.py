@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections import Counter
+from dataclasses import astuple, replace
 from pathlib import Path
 
 import numpy as np
@@ -13,7 +15,9 @@ from scoring.hand import Hand
 from scoring.shapes import is_complete
 from scoring.tiles import BACK, CLASS_NAMES
 from vision.synth import scene as scene_module
+from vision.synth.convention import convention_breaks, layout_facts
 from vision.synth.hands import random_hand
+from vision.synth.layout import CONVENTIONAL, LOOSE, Geometry, Spacing, add_extras, footprint, layout_hand
 from vision.synth.scene import SynthOptions, _visible_box, make_sample
 from vision.synth.writer import write_dataset
 
@@ -175,6 +179,8 @@ def test_synth_works_without_shared_and_uses_art_when_present(shared: Path) -> N
 def test_bad_options_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="image size range"):
         SynthOptions(imgsz_min=800, imgsz_max=640)
+    with pytest.raises(ValueError, match="layout 'tidy' is not one of any, conventional"):
+        SynthOptions(layout="tidy")
     with pytest.raises(ValueError, match="--n"):
         list(write_dataset(tmp_path, 0, seed=1))
     with pytest.raises(ValueError, match="--val-fraction"):
@@ -182,16 +188,22 @@ def test_bad_options_are_refused(tmp_path: Path) -> None:
 
 
 
-def test_layouts_never_overlap_hand_tiles() -> None:
-    """Many layouts (no drawing, so it is quick): hand tiles and the extras never overlap a hand tile."""
-    from vision.synth.layout import Geometry, add_extras, footprint, layout_hand
-
-    for seed in range(400):
+def _random_layouts(count: int, spacing: Spacing, max_side: float = 1.04):
+    """Many layouts (no drawing, so it is quick), over the range of tile looks and camera tilts (a tile's near side
+    is drawn up to 0.8 * 1.3 tile deep): (placements, geometry, hand) each."""
+    for seed in range(count):
         rng = np.random.default_rng([seed, 3])
         spec = random_hand(rng)
-        g = Geometry(aspect=float(rng.uniform(1.28, 1.45)), side=float(rng.uniform(0.05, 0.9)),
+        g = Geometry(aspect=float(rng.uniform(1.28, 1.45)), side=float(rng.uniform(0.05, max_side)),
                      lift=float(rng.uniform(0, 0.8)), stand_top=0.6, stand_face=float(rng.uniform(0.6, 1.7)))
-        placements = add_extras(layout_hand(spec, rng, g, standing=bool(seed % 3 == 0)), spec, rng, g)
+        placements = layout_hand(spec, rng, g, standing=bool(seed % 3 == 0), spacing=spacing)
+        yield add_extras(placements, spec, rng, g, spacing), g, spec
+
+
+@pytest.mark.parametrize("spacing", [LOOSE, CONVENTIONAL])
+def test_layouts_never_overlap_hand_tiles(spacing: Spacing) -> None:
+    """Hand tiles and the extras never overlap a hand tile."""
+    for placements, g, spec in _random_layouts(400, spacing):
         hand = [p for p in placements if p.role in ("concealed", "win", "meld")]
         assert len(hand) == len(spec.concealed) + sum(len(m.tiles) for m in spec.melds) + (spec.win_tile is not None)
         polys = np.stack([footprint(p, g) for p in placements])
@@ -202,7 +214,36 @@ def test_layouts_never_overlap_hand_tiles() -> None:
         # Touching rows may share the far tile's hidden side; a real overlap is deeper than that.
         clash = (over_x > 1e-6) & (over_y > g.side + 1e-6)
         np.fill_diagonal(clash[:n_hand], False)
-        assert not clash.any(), (seed, np.argwhere(clash)[:3])
+        assert not clash.any(), np.argwhere(clash)[:3]
+
+
+def test_conventional_layouts_keep_the_convention_and_loose_ones_do_not_always() -> None:
+    loose = Counter(b for placements, g, _ in _random_layouts(400, LOOSE)
+                    for b in convention_breaks(layout_facts(placements, g)))
+    assert set(loose) == {"win_not_set_apart", "meld_too_close", "stray_near_hand"}
+    for placements, g, spec in _random_layouts(600, CONVENTIONAL):
+        facts = layout_facts(placements, g)
+        assert convention_breaks(facts) == [], (spec, facts)
+        assert spec.win_tile is None or facts["win_gap"] >= 0.45
+
+
+@pytest.mark.parametrize("index", range(6))
+def test_conventional_photos_keep_the_convention(index: int) -> None:
+    sample = make_sample(2026, index, replace(SMALL, layout="conventional"))
+    assert convention_breaks(sample.scene) == [], sample.scene
+
+
+def test_default_stream_is_unchanged_by_the_layout_option() -> None:
+    """Digests taken before the layout option existed: the default stream (and so the training data) is the same."""
+    labels = hashlib.sha256()
+    for index in range(6):
+        sample = make_sample(2026, index, SMALL)
+        labels.update(json.dumps([[t.to_json() for t in sample.tiles], sample.scene], sort_keys=True).encode())
+    assert labels.hexdigest() == "8b8c6b325854b5a35238fb43d09c0e9d4e31c57e15b983a890ad9cd6462f9f97"
+    layouts = hashlib.sha256()
+    for placements, _, _ in _random_layouts(300, LOOSE, max_side=0.9):
+        layouts.update(repr([astuple(p) for p in placements]).encode())
+    assert layouts.hexdigest() == "ce7d73cd4ba52a358238eec87cba82390627fd06a4706d422ee8c14112dc0f4f"
 
 
 def test_cli_writes_a_small_set_and_refuses_bad_sizes(tmp_path: Path) -> None:
@@ -212,11 +253,14 @@ def test_cli_writes_a_small_set_and_refuses_bad_sizes(tmp_path: Path) -> None:
 
     runner = CliRunner()
     result = runner.invoke(app, ["synth", "--n", "3", "--out", str(tmp_path), "--seed", "2", "--imgsz-max", "256",
-                                 "--val-fraction", "0.34", "--no-art"])
+                                 "--val-fraction", "0.34", "--no-art", "--layout", "conventional"])
     assert result.exit_code == 0, result.output
     assert len(list((tmp_path / "images" / "train").glob("*.jpg"))) == 2
     assert len(list((tmp_path / "layouts" / "val").glob("*.json"))) == 1
     layout = json.loads(next((tmp_path / "layouts" / "val").glob("*.json")).read_text())
     assert max(layout["width"], layout["height"]) <= 256 and layout["scene"]["style"].startswith("drawn:")
+    assert convention_breaks(layout["scene"]) == []
     bad = runner.invoke(app, ["synth", "--n", "1", "--out", str(tmp_path), "--imgsz-min", "900", "--imgsz-max", "800"])
     assert bad.exit_code == 2 and "image size range" in bad.output
+    bad = runner.invoke(app, ["synth", "--n", "1", "--out", str(tmp_path), "--layout", "tidy"])
+    assert bad.exit_code == 2 and "layout 'tidy'" in bad.output

@@ -20,6 +20,9 @@ def synth(
     imgsz_max: int = typer.Option(1280, "--imgsz-max", min=64, help="largest long side of a photo"),
     max_tilt: float = typer.Option(50.0, "--max-tilt", min=0.0, max=70.0, help="largest camera tilt, degrees"),
     no_art: bool = typer.Option(False, "--no-art", help="only our own drawn faces, even when ../shared exists"),
+    layout: str = typer.Option("any", "--layout",
+                               help="any (spacing as loose as real photos) or conventional (every hand laid out as "
+                                    "docs/photo-layout.md asks)"),
 ) -> None:
     """Generate synthetic mahjong hand photos with exact labels and meld ground truth."""
     from rich.console import Console
@@ -33,11 +36,12 @@ def synth(
     tileart = None if no_art or shared is None else shared / "tileart"
     try:
         low = min(640, imgsz_max) if imgsz_min is None else imgsz_min
-        options = SynthOptions(imgsz_min=low, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart)
+        options = SynthOptions(imgsz_min=low, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart,
+                               layout=layout)
     except ValueError as exc:
         console.print(f"[red]mjsnap synth: {exc}[/red]", highlight=False)
         raise typer.Exit(2) from None
-    console.print(f"synth: {n} photos -> {out} (seed {seed}, art sets: {'yes' if tileart else 'no'})")
+    console.print(f"synth: {n} photos -> {out} (seed {seed}, layout {layout}, art sets: {'yes' if tileart else 'no'})")
     start = time.perf_counter()
     tiles = 0
     for done, photo in enumerate(write_dataset(out, n, seed, val_fraction, workers, options), start=1):

@@ -3,7 +3,8 @@
 A hand is laid out as players show it: the concealed row, the winning tile at its right end (often set apart),
 the declared melds as groups beside the row or above it (the claimed tile turned sideways, concealed kongs with
 two or four backs), and sometimes discards or stray tiles around. Every placement keeps its role and meld index
-so the layout JSON can say which tiles form which meld.
+so the layout JSON can say which tiles form which meld. How far apart the parts lie is a `Spacing`: `LOOSE` (as
+real photos often are) or `CONVENTIONAL` (as docs/photo-layout.md asks players to lay a hand out).
 """
 
 from __future__ import annotations
@@ -30,6 +31,28 @@ class Geometry:
     lift: float  # plane shift of a tile lying on top of another (one thickness higher)
     stand_top: float  # drawn depth of a standing tile's top edge
     stand_face: float  # drawn height of a standing tile's face
+
+
+@dataclass(frozen=True)
+class Spacing:
+    """How far apart the hand's parts are laid, in tile widths of empty table."""
+
+    win_apart_share: float  # share of hands whose winning tile is set apart (the others keep the row's spacing)
+    win_gap: tuple[float, float]  # range of that gap
+    group_gap: tuple[float, float]  # range of the gap between melds, and between a meld and the row beside it
+    clear_near_side: bool  # melds above the row keep their gap from the row beyond their own near side
+    extras_margin: float  # empty table around each hand tile that discards, the wall and strays stay out of
+
+
+# LOOSE is what the generator has always drawn (the default stream and the training data must not change).
+# CONVENTIONAL keeps every gap clear of vision.synth.convention's limits (win 0.3, meld 1/3, stray 1 tile), with room
+# for the row's wobble: a meld above the row keeps its gap beyond its near side, which tilted photos stretch up to
+# a tile deep on the table plane.
+LOOSE = Spacing(win_apart_share=0.7, win_gap=(0.35, 1.2), group_gap=(0.3, 1.0), clear_near_side=False,
+                extras_margin=0.15)
+CONVENTIONAL = Spacing(win_apart_share=1.0, win_gap=(0.5, 1.2), group_gap=(0.45, 1.0), clear_near_side=True,
+                       extras_margin=1.15)
+SPACINGS = {"any": LOOSE, "conventional": CONVENTIONAL}
 
 
 @dataclass(frozen=True)
@@ -124,7 +147,8 @@ def _lay_group(slots, x: float, base: float, g: Geometry, gap: float, role: str,
     return out, x - gap
 
 
-def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing: bool = False) -> list[Placement]:
+def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing: bool = False,
+                spacing: Spacing = LOOSE) -> list[Placement]:
     """Hand tiles only: the concealed row (flat, or standing toward the camera), the winning tile and the melds."""
     aspect = g.aspect
     gap = float(rng.uniform(0.0, 0.06)) if rng.random() < 0.8 else float(rng.uniform(0.06, 0.2))
@@ -141,8 +165,8 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing:
     row, right = _lay_group([(k, False, False, False) for k in concealed], 0.0, aspect, g, gap, "concealed", None,
                             standing)
     if hand.win_tile is not None:
-        apart = rng.random() < 0.7
-        wgap = float(rng.uniform(0.35, 1.2)) if apart else gap
+        apart = rng.random() < spacing.win_apart_share
+        wgap = float(rng.uniform(*spacing.win_gap)) if apart else gap
         win, right = _lay_group([(hand.win_tile, False, False, False)], right + wgap, aspect, g, gap, "win", None,
                                 standing and (not apart or rng.random() < 0.5))
         row += win
@@ -151,7 +175,7 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing:
                for p in row]
     groups = [_meld_slots(m, rng) for m in hand.melds]
     mode = str(rng.choice(["left", "right", "above", "split"], p=[0.35, 0.25, 0.3, 0.1])) if groups else "none"
-    group_gap = float(rng.uniform(0.3, 1.0))
+    group_gap = float(rng.uniform(*spacing.group_gap))
     mgap = float(rng.uniform(0.0, 0.06))
     placed: list[Placement] = []
     if mode in ("left", "split"):
@@ -175,7 +199,7 @@ def layout_hand(hand: HandSpec, rng: np.random.Generator, g: Geometry, standing:
         x = end + group_gap
     if mode == "above":
         top = min(p.y for p in row)
-        placed += _melds_above(groups, rng, g, mgap, group_gap, right, top)
+        placed += _melds_above(groups, rng, g, mgap, group_gap, right, top, spacing.clear_near_side)
     return row + placed
 
 
@@ -185,7 +209,7 @@ def _group_width(slots, aspect: float, gap: float) -> float:
 
 
 def _melds_above(groups, rng, g: Geometry, mgap: float, group_gap: float, row_right: float,
-                 row_top: float) -> list[Placement]:
+                 row_top: float, clear_near_side: bool = False) -> list[Placement]:
     """Melds in one or two rows above the concealed row (far side of the table)."""
     rows: list[list[int]] = [[]]
     limit = max(row_right * float(rng.uniform(0.6, 1.1)), 11.0)
@@ -198,7 +222,7 @@ def _melds_above(groups, rng, g: Geometry, mgap: float, group_gap: float, row_ri
         rows[-1].append(i)
         width += w
     out: list[Placement] = []
-    vgap = float(rng.uniform(0.4, 1.2))
+    vgap = float(rng.uniform(0.4, 1.2)) + (g.side if clear_near_side else 0.0)
     base = row_top - vgap
     for row in rows:
         # Stacked (kong_added) tiles need one more tile width of room above their row.
@@ -212,11 +236,13 @@ def _melds_above(groups, rng, g: Geometry, mgap: float, group_gap: float, row_ri
     return out
 
 
-def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Generator, g: Geometry) -> list[Placement]:
+def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Generator, g: Geometry,
+               spacing: Spacing = LOOSE) -> list[Placement]:
     """Discards (a tidy grid beyond the hand), a stretch of wall (two layers of backs), a heap of loose tiles
-    (turned, overlapping, some face-down) and single strays. None of them overlaps a hand tile."""
+    (turned, overlapping, some face-down) and single strays. None of them comes within `spacing.extras_margin` of a
+    hand tile (those that would are left out)."""
     pool = list(hand.pool)
-    boxes = [_aabb(footprint(p, g), 0.15) for p in placements]
+    boxes = [_aabb(footprint(p, g), spacing.extras_margin) for p in placements]
     x0 = min(b[0] for b in boxes)
     x1 = max(b[2] for b in boxes)
     y0 = min(b[1] for b in boxes)

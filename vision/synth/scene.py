@@ -28,7 +28,7 @@ from vision.synth.convention import layout_facts
 from vision.synth.effects import photo_effects
 from vision.synth.faces import FaceSet, pick_face_set
 from vision.synth.hands import HandSpec, random_hand
-from vision.synth.layout import Geometry, Placement, add_extras, footprint, layout_hand
+from vision.synth.layout import SPACINGS, Geometry, Placement, add_extras, footprint, layout_hand
 from vision.synth.occluders import finger_shadow, random_fingers
 from vision.synth.tile import TileLook, border_colour, random_look, render_standing, render_tile
 
@@ -65,12 +65,15 @@ class SynthOptions:
     imgsz_max: int = 1280
     max_tilt: float = 50.0
     tileart: Path | None = None  # ../shared/tileart when present
+    layout: str = "any"  # "conventional": every hand laid out as docs/photo-layout.md asks (layout.SPACINGS)
 
     def __post_init__(self) -> None:
         if not 64 <= self.imgsz_min <= self.imgsz_max:
             raise ValueError(f"image size range {self.imgsz_min}..{self.imgsz_max} is invalid (64 <= min <= max)")
         if not 0 <= self.max_tilt <= 70:
             raise ValueError(f"max tilt {self.max_tilt} is outside 0..70 degrees")
+        if self.layout not in SPACINGS:
+            raise ValueError(f"layout {self.layout!r} is not one of {', '.join(SPACINGS)}")
 
 
 @dataclass(frozen=True)
@@ -111,8 +114,9 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
     pose = random_pose(rng, options.max_tilt)
     geom = _geometry(look, pose)
     standing = pose.tilt >= 30 and rng.random() < 0.3
-    placements = layout_hand(hand, rng, geom, standing)
-    placements = add_extras(placements, hand, rng, geom)
+    spacing = SPACINGS[options.layout]
+    placements = layout_hand(hand, rng, geom, standing, spacing)
+    placements = add_extras(placements, hand, rng, geom, spacing)
     tray = _tray(placements, geom, rng) if standing and rng.random() < TRAY_CHANCE else None
     polys = np.stack([footprint(p, geom) for p in placements])
     in_hand = np.array([p.role in ("concealed", "win", "meld") for p in placements])
