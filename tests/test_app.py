@@ -11,6 +11,8 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from app_texts import assert_no_english  # noqa: E402
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
@@ -264,3 +266,23 @@ def test_dice_page_two_throws(app):
     text = " ".join(m.value for m in app.markdown)
     assert "由 下家（右手） (南) 再掷一次" in text
     assert "第 16 墩" in text and "还剩 2 墩" in text
+
+
+@pytest.mark.parametrize("ruleset", ["shaanxi", "xian", "weinan"])
+def test_the_chinese_score_page_says_nothing_in_english(app, ruleset):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="ctx-ruleset").set_value(ruleset)
+    app.run()
+    assert app.success or app.error  # scored, or said why not (a 1番 hand on a discard in Weinan)
+    assert_no_english(app)
+    type_hand(app, "123m456m789m234s5", "")  # 13 tiles: the waits
+    assert_no_english(app)
+
+
+def test_the_chinese_dice_page_says_nothing_in_english(app):
+    app.radio(key="page").set_value("dice")
+    app.run()
+    for convention in ("shaanxi", "weinan", "smaller_die", "guobiao"):
+        app.selectbox(key="dice-convention").set_value(convention)
+        app.run()
+        assert_no_english(app)

@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from app_texts import assert_no_english  # noqa: E402
 from mjsnap.app.ledger import Ledger  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -204,3 +205,15 @@ def test_a_kept_winner_can_be_dropped(app):
 def test_no_second_winner_outside_weinan(app):
     score_typed(app, winner=1, discarder=0)  # Shaanxi: 截和, one winner only
     assert not [b for b in app.button if b.key == "another-winner"]
+
+
+def test_the_chinese_ledger_page_says_nothing_in_english(app):
+    score_typed(app, winner=1, discarder=0)
+    app.button(key="add-to-ledger").click()
+    run(app)
+    app.radio(key="page").set_value("ledger")
+    run(app)
+    app.button(key="record-draw").click()
+    run(app)
+    assert len(app.dataframe[0].value) == 2
+    assert_no_english(app)

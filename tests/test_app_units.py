@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import string
+import typing
 
 import numpy as np
 import pytest
@@ -15,16 +16,23 @@ from mjsnap.app.i18n import (
     MELD_NAMES,
     RULESET_NAMES,
     SHAPE_NAMES,
+    SPLIT_NAMES,
     STRINGS,
+    XI_KINDS,
+    XI_ORDERS,
     tile_name,
     tr,
 )
 from mjsnap.app.overlay import LOW_COLOUR, PLACE_COLOURS, draw_detections, is_low_confidence
+from mjsnap.app.photo_input import samples
 from mjsnap.app.wall_diagram import FIRST_GRAB, SKIPPED, _cell, draw_walls, stack_sequence
 from mjsnap.dice import CONVENTIONS, wall_start
+from mjsnap.labels import SPLITS
 from scoring.hand import MeldType
 from scoring.scorer import RULESETS
 from scoring.shapes import ALL_SHAPES
+from scoring.weimaque import WeimaqueOptions
+from scoring.weimaque.result import XiItem
 
 
 def _fields(text: str) -> set[str]:
@@ -44,6 +52,10 @@ def test_every_name_table_covers_its_domain():
     assert set(MELD_NAMES) == {m.value for m in MeldType}
     assert set(SHAPE_NAMES) == set(ALL_SHAPES)
     assert set(CONVENTION_NAMES) == set(CONVENTIONS)
+    assert set(SPLIT_NAMES) == set(SPLITS)
+    assert all(f"sample_{path.stem}" in STRINGS for path in samples()) and samples()
+    assert set(XI_KINDS) == set(typing.get_args(XiItem.model_fields["kind"].annotation))
+    assert set(XI_ORDERS) == set(typing.get_args(WeimaqueOptions.model_fields["multiplier_order"].annotation))
 
 
 def test_translator_and_tile_names():

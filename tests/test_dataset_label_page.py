@@ -10,6 +10,7 @@ import pytest
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from app_texts import assert_no_english  # noqa: E402
 from dataset_fixtures import photo  # noqa: E402
 from mjsnap.app import label_page  # noqa: E402
 from mjsnap.labels import LabelBox, LabelDataset, LabelError  # noqa: E402
@@ -116,3 +117,21 @@ def test_a_damaged_saved_label_is_said_and_replaced(tmp_path, monkeypatch, photo
     dataset.label_path("hand_1", "train").write_text("garbage line\n")
     rows, note = label_page.initial_rows(dataset, "hand_1", photos / "hand 1.jpg", "en")
     assert rows == [] and "is not 'class xc yc w h'" in note and "no model" in note
+
+
+def test_the_chinese_label_page_says_nothing_in_english(tmp_path, monkeypatch):
+    folder = tmp_path / "照片"
+    folder.mkdir()
+    photo(1)[0].save(folder / "第一手.jpg")
+    monkeypatch.setenv("MJSNAP_MODEL_DIR", str(tmp_path / "no-model"))
+    monkeypatch.setenv("MJSNAP_LABELS_DIR", str(tmp_path / "labels"))
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.run()
+    at.radio(key="page").set_value("label").run()
+    assert_no_english(at)  # no folder yet
+    at.text_input(key="lp_folder").set_value(str(folder)).run()
+    at.button(key="lp_add").click().run()
+    at.button(key="lp_later").click().run()
+    assert not at.exception, at.exception
+    assert at.success[0].value.startswith("已保存：")
+    assert_no_english(at)

@@ -26,6 +26,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "camera": ("拍照", "Take a photo"),
     "sample": ("示例照片", "Sample photo"),
     "use_sample": ("用示例照片", "Use the sample"),
+    "sample_plain_win": ("平胡", "A plain win"),
+    "sample_seven_pairs": ("七对", "Seven pairs"),
+    "sample_kong_and_chows": ("一个杠和几个吃", "A kong and chows"),
     "type_hand": ("或手动输入牌（如 123m456p789s11z + 赢牌）", "Or type the tiles (e.g. 123m456p789s11z + winning tile)"),
     "typed_tiles": ("手牌（不含赢牌）", "Tiles (without the winning tile)"),
     "typed_win": ("赢牌（可空，空则列出听牌）", "Winning tile (leave empty to list the waits)"),
@@ -178,6 +181,27 @@ STRINGS: dict[str, tuple[str, str]] = {
     "dice_split": ("，下一把两头凑", ", then one grab split across two walls"),
     "dice_diagram": ("牌墙示意（灰 = 留下的墩，红 = 第一把）", "The walls (grey = stacks left, red = first grab)"),
     "dice_source": ("依据：种子 {seed}", "Source: seed {seed}"),
+    # labelling
+    "lp_folder": ("照片文件夹", "Photo folder"),
+    "lp_dataset": ("标注保存到（数据集文件夹）", "Save labels into (dataset folder)"),
+    "lp_no_photos": ("这个文件夹里没有照片", "No photos in this folder"),
+    "lp_photo": ("照片", "Photo"),
+    "lp_progress": ("已完成 {done} / {total}", "{done} of {total} done"),
+    "lp_from_saved": ("已保存的标注（{split}）", "saved label ({split})"),
+    "lp_from_model": ("模型 {version} 的预标注，请检查", "pre-labelled by model {version}: check every box"),
+    "lp_no_model": ("没有模型，从空白开始", "no model, starting empty: {detail}"),
+    "lp_tile": ("牌", "tile"),
+    "lp_box": ("框", "Box"),
+    "lp_pick": ("为所选框选择牌", "Set the selected box's tile"),
+    "lp_add": ("➕ 添加框", "➕ Add box"),
+    "lp_delete": ("🗑 删除所选框", "🗑 Delete selected box"),
+    "lp_done": ("✅ 完成并保存", "✅ Done: save"),
+    "lp_later": ("💾 稍后再看", "💾 Save for later"),
+    "lp_prev": ("⬅ 上一张", "⬅ Previous"),
+    "lp_next": ("下一张 ➡", "Next ➡"),
+    "lp_saved": ("已保存：{path}", "saved: {path}"),
+    "lp_not_saved": ("没有保存：{detail}", "Not saved: {detail}"),
+    "lp_table_help": ("改数字即可移动框；表格末行可添加，勾选行可删除", "edit numbers to move a box; add or delete rows"),
     # 偎麻雀
     "wmq_header": ("安乡偎麻雀 · 算息", "Anxiang Weimaque · count 息"),
     "wmq_intro": ("摆出胡牌：6句 + 麻雀。团圆、转弯由牌自动判断。",
@@ -252,6 +276,9 @@ RELATIVE_SEATS: tuple[tuple[str, str], ...] = (
     ("对家", "opposite"),
     ("上家（左手）", "left (previous)"),
 )
+
+SPLIT_NAMES: dict[str, tuple[str, str]] = {"train": ("训练集", "train"), "val": ("验证集", "val"),
+                                           "review": ("待复核", "review")}
 
 XI_KINDS: dict[str, tuple[str, str]] = {
     "hard": ("硬息", "hard"), "add": ("名堂", "named"), "multiply": ("倍数", "×"), "house": ("自定", "house"),

@@ -14,7 +14,7 @@ import streamlit as st
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from mjsnap.app import corrections, recognize
-from mjsnap.app.i18n import pick, tile_name
+from mjsnap.app.i18n import SPLIT_NAMES, pick, tile_name, tr
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from mjsnap.dataset.importers import IMAGE_SUFFIXES, dataset_name
 from mjsnap.labels import LabelBox, LabelDataset, LabelError
@@ -23,38 +23,16 @@ from scoring.tiles import BACK, CLASS_NAMES
 PICKER_ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, BACK + 1))
 DISPLAY_SIDE = 1024
 COLUMNS = ("cls", "x1", "y1", "x2", "y2")
-TEXT = {
-    "folder": ("照片文件夹", "Photo folder"),
-    "dataset": ("标注保存到（数据集文件夹）", "Save labels into (dataset folder)"),
-    "no_photos": ("这个文件夹里没有照片", "No photos in this folder"),
-    "photo": ("照片", "Photo"),
-    "progress": ("已完成 {done} / {total}", "{done} of {total} done"),
-    "from_saved": ("已保存的标注（{split}）", "saved label ({split})"),
-    "from_model": ("模型 {version} 的预标注，请检查", "pre-labelled by model {version}: check every box"),
-    "no_model": ("没有模型，从空白开始：{error}", "no model, starting empty: {error}"),
-    "box": ("框", "Box"),
-    "pick": ("为所选框选择牌", "Set the selected box's tile"),
-    "add": ("➕ 添加框", "➕ Add box"),
-    "delete": ("🗑 删除所选框", "🗑 Delete selected box"),
-    "done": ("✅ 完成并保存", "✅ Done: save"),
-    "later": ("💾 稍后再看", "💾 Save for later"),
-    "prev": ("⬅ 上一张", "⬅ Previous"),
-    "next": ("下一张 ➡", "Next ➡"),
-    "saved": ("已保存：{path}", "saved: {path}"),
-    "table_help": ("改数字即可移动框；表格末行可添加，勾选行可删除", "edit numbers to move a box; add or delete rows"),
-}
-
-
-def txt(key: str, lang: str, **values) -> str:
-    text = pick(TEXT[key], lang)
-    return text.format(**values) if values else text
-
-
 def list_photos(folder: Path) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def picker_label(kind: int, lang: str) -> str:
+    """A picker button: the class as the label files write it (5p), the back and the flower by name."""
+    return CLASS_NAMES[kind] if kind < BACK else tile_name(kind, lang)
 
 
 def upright(path: Path) -> Image.Image:
@@ -82,10 +60,11 @@ def boxes_from_rows(rows: list[dict]) -> list[LabelBox]:
 
 def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tuple[list[dict], str]:
     """The photo's saved label, else the current model's detections, else nothing; with a note saying which."""
+    t = tr(lang)
     split = dataset.find(name)
     if split is not None:
         try:
-            return rows_from_boxes(dataset.load(name, split)), txt("from_saved", lang, split=split)
+            return rows_from_boxes(dataset.load(name, split)), t("lp_from_saved", split=pick(SPLIT_NAMES[split], lang))
         except (LabelError, OSError) as exc:  # a damaged label: start over from the model, and say so
             broken = f"{dataset.label_path(name, split)}: {exc}"
     else:
@@ -94,9 +73,9 @@ def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tup
         detector = recognize.load_detector(str(recognize.model_dir()))
         dets = detector.detect(upright(path))
     except (FileNotFoundError, ValueError, OSError) as exc:
-        return [], " ".join(filter(None, [broken, txt("no_model", lang, error=exc)]))
+        return [], " ".join(filter(None, [broken, t("lp_no_model", detail=exc)]))
     rows = [row for c, b in zip(dets.class_id, dets.xyxy) for row in _detection_row(int(c), b)]
-    return rows, " ".join(filter(None, [broken, txt("from_model", lang, version=detector.version)]))
+    return rows, " ".join(filter(None, [broken, t("lp_from_model", version=detector.version)]))
 
 
 def _detection_row(cls: int, box) -> list[dict]:
@@ -186,57 +165,61 @@ def _move(step: int, count: int) -> None:
 
 def show(t, lang: str) -> None:
     lp = _state()
-    folder = Path(st.text_input(txt("folder", lang), key="lp_folder"))
-    dataset = LabelDataset(st.text_input(txt("dataset", lang), value=str(corrections.labels_dir()), key="lp_dataset"))
+    folder = Path(st.text_input(t("lp_folder"), key="lp_folder"))
+    dataset = LabelDataset(st.text_input(t("lp_dataset"), value=str(corrections.labels_dir()), key="lp_dataset"))
     photos = list_photos(folder) if str(folder) not in ("", ".") else []
     if not photos:
-        st.info(txt("no_photos", lang))
+        st.info(t("lp_no_photos"))
         return
     names = [dataset_name(p.name) for p in photos]
     lp["index"] = min(lp["index"], len(photos) - 1)
     done = {n for n in names if n in lp["done"] or dataset.find(n) in ("train", "val")}
-    st.progress(len(done) / len(photos), text=txt("progress", lang, done=len(done), total=len(photos)))
+    st.progress(len(done) / len(photos), text=t("lp_progress", done=len(done), total=len(photos)))
     with st.container(horizontal=True):
-        st.button(txt("prev", lang), key="lp_prev", on_click=_move, args=(-1, len(photos)))
-        st.button(txt("next", lang), key="lp_next", on_click=_move, args=(1, len(photos)))
+        st.button(t("lp_prev"), key="lp_prev", on_click=_move, args=(-1, len(photos)))
+        st.button(t("lp_next"), key="lp_next", on_click=_move, args=(1, len(photos)))
     index = lp["index"]
     path, name = photos[index], names[index]
-    st.caption(f"{txt('photo', lang)} {index + 1}/{len(photos)}: {path.name}" + (" ✅" if name in done else ""))
+    st.caption(f"{t('lp_photo')} {index + 1}/{len(photos)}: {path.name}" + (" ✅" if name in done else ""))
     if name not in lp["rows"]:
         lp["rows"][name], lp["notes"][name] = initial_rows(dataset, name, path, lang)
         lp["base"][name] = lp["rows"][name]
     st.caption(lp["notes"][name])
     image = upright(path)
     selector, picture = st.container(), st.empty()  # filled after the table, which holds this run's edits
-    st.caption(txt("table_help", lang))
+    st.caption(t("lp_table_help"))
     edited = st.data_editor(
         lp["base"][name], key=f"lp_table_{name}_{lp['version']}", num_rows="dynamic", width="stretch",
-        column_config={"cls": st.column_config.SelectboxColumn("tile", options=list(CLASS_NAMES), required=True),
+        column_config={"cls": st.column_config.SelectboxColumn(t("lp_tile"), options=list(CLASS_NAMES), required=True),
                        **{k: st.column_config.NumberColumn(k, min_value=0.0, step=1.0) for k in COLUMNS[1:]}},
     )
     rows = lp["rows"][name] = [dict(r) for r in edited] if isinstance(edited, list) else edited.to_dict("records")
-    selected = selector.selectbox(txt("box", lang), list(range(len(rows))), key=f"lp_selected_{name}_{lp['version']}",
+    selected = selector.selectbox(t("lp_box"), list(range(len(rows))), key=f"lp_selected_{name}_{lp['version']}",
                                   format_func=lambda i: f"{i + 1}: {rows[i].get('cls')}") if rows else None
     picture.image(draw_boxes(image, rows, selected))
     with st.container(horizontal=True):
-        st.button(txt("add", lang), key="lp_add", on_click=_add_box, args=(name, image.width, image.height))
+        st.button(t("lp_add"), key="lp_add", on_click=_add_box, args=(name, image.width, image.height))
         if selected is not None:
-            st.button(txt("delete", lang), key="lp_delete", on_click=_delete_box, args=(name, selected))
+            st.button(t("lp_delete"), key="lp_delete", on_click=_delete_box, args=(name, selected))
     if selected is not None:
-        st.caption(txt("pick", lang))
+        st.caption(t("lp_pick"))
         for row in PICKER_ROWS:
             with st.container(horizontal=True, gap="xsmall", wrap=True):
                 for kind in row:
                     with st.container(width=TILE_SIZE[0] + 4, gap=None, horizontal_alignment="center"):
                         st.image(tile_png(kind), width=TILE_SIZE[0])
-                        st.button(CLASS_NAMES[kind], key=f"lp_pick_{kind}", on_click=_set_class,
+                        st.button(picker_label(kind, lang), key=f"lp_pick_{kind}", on_click=_set_class,
                                   args=(name, selected, kind), help=tile_name(kind, lang), width="stretch")
-        st.button(CLASS_NAMES[-1], key="lp_pick_flower", on_click=_set_class, args=(name, selected, len(CLASS_NAMES) - 1))
+        flower = len(CLASS_NAMES) - 1
+        st.button(picker_label(flower, lang), key="lp_pick_flower", on_click=_set_class, args=(name, selected, flower))
     with st.container(horizontal=True):
-        st.button(txt("done", lang), key="lp_done", type="primary", on_click=_save,
+        st.button(t("lp_done"), key="lp_done", type="primary", on_click=_save,
                   args=(dataset, name, path, True, len(photos)))
-        st.button(txt("later", lang), key="lp_later", on_click=_save, args=(dataset, name, path, False, len(photos)))
+        st.button(t("lp_later"), key="lp_later", on_click=_save, args=(dataset, name, path, False, len(photos)))
     if lp["saved"]:
         kind, message = lp["saved"]
-        (st.success if kind == "ok" else st.error)(txt("saved", lang, path=message) if kind == "ok" else message)
+        if kind == "ok":
+            st.success(t("lp_saved", path=message))
+        else:  # mjsnap.labels says what is wrong with the box in English; the headline is in the page language
+            st.error(t("lp_not_saved", detail=message))
 

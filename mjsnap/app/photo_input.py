@@ -60,7 +60,8 @@ def show(t) -> None:
     sample_files = samples()
     if sample_files:
         with st.container(horizontal=True, vertical_alignment="bottom"):
-            st.selectbox(t("sample"), [p.name for p in sample_files], key="sample_choice", width=220)
+            st.selectbox(t("sample"), [p.name for p in sample_files], key="sample_choice", width=220,
+                         format_func=lambda name: t(f"sample_{Path(name).stem}"))
             st.button(t("use_sample"), key="use_sample", on_click=_from_sample)
     with st.expander(t("type_hand")):
         st.text_input(t("typed_tiles"), key="typed_tiles", placeholder="123m456p789s1122z")
