@@ -1,8 +1,10 @@
 """Fine-tuning from a shipped model (`mjsnap train --base models/current`): the run starts from the base model's
 weights and class head, at the base model's image size, with an overall progress bar across all epochs.
 
-It is `vision.train.train` with the model taken from the base; the run folder is the same (weights/best.pt,
-weights/last.pt, progress.jsonl, mjsnap_settings.json), so `mjsnap train --resume` and `mjsnap promote` work on it.
+For a one-stage base it is `vision.train.train` with the model taken from the base; the run folder is the same
+(weights/best.pt, weights/last.pt, progress.jsonl, mjsnap_settings.json), so `mjsnap train --resume` and
+`mjsnap promote` work on it. A two-stage base (design (b)) is fine-tuned stage by stage by
+`vision.twostage.finetune`, whose run folder holds the candidate model directory RUN/model.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, replace
 from pathlib import Path
+from typing import Any
 
 from vision.train import (
     MODEL_YAML,
@@ -20,6 +23,8 @@ from vision.train import (
     run_dir,
     use_all_cores,
 )
+from vision.twostage import finetune as two_stage
+from vision.twostage.finetune import TwoStageFinetune, is_two_stage
 
 
 def base_checkpoint(base: Path) -> tuple[Path, int | None]:
@@ -35,10 +40,14 @@ def base_checkpoint(base: Path) -> tuple[Path, int | None]:
     raise FileNotFoundError(f"--base {base}: expected a model directory (e.g. models/current) or a .pt file")
 
 
-def finetune_settings(settings: TrainSettings, base: Path, keep_imgsz: bool = False) -> TrainSettings:
-    """``settings`` with the base model as the starting point (its imgsz unless ``keep_imgsz``)."""
+def _refuse_other_starts(settings: TrainSettings) -> None:
     if settings.pretrained is not None or settings.model != MODEL_YAML:
         raise ValueError("--base already gives the starting weights: do not combine it with --pretrained or --model")
+
+
+def finetune_settings(settings: TrainSettings, base: Path, keep_imgsz: bool = False) -> TrainSettings:
+    """``settings`` with the base model as the starting point (its imgsz unless ``keep_imgsz``)."""
+    _refuse_other_starts(settings)
     weights, imgsz = base_checkpoint(base)
     return replace(settings, model=str(weights.resolve()), imgsz=settings.imgsz if keep_imgsz or not imgsz else imgsz)
 
@@ -63,8 +72,25 @@ def _progress_bar():
     return {"on_train_start": on_train_start, "on_train_batch_end": on_train_batch_end, "on_train_end": on_train_end}
 
 
-def finetune(settings: TrainSettings, base: Path, keep_imgsz: bool = False, progress_bar: bool = True) -> Path:
-    """Run the fine-tuning; returns the run folder."""
+def two_stage_job(settings: TrainSettings, base: Path, keep_imgsz: bool = False, **classifier: Any) -> TwoStageFinetune:
+    """The two-stage run for ``settings`` (``classifier``: TwoStageFinetune's classifier_* fields)."""
+    _refuse_other_starts(settings)
+    return TwoStageFinetune(
+        data=Path(settings.data), base=Path(base), epochs=settings.epochs, imgsz=settings.imgsz if keep_imgsz else None,
+        batch=settings.batch, lr0=settings.lr0, fraction=settings.fraction, hours=settings.hours, name=settings.name,
+        project=Path(settings.project), command=settings.command, **classifier,
+    )
+
+
+def finetune(settings: TrainSettings, base: Path, keep_imgsz: bool = False, progress_bar: bool = True,
+             **classifier: Any) -> Path:
+    """Run the fine-tuning; returns the run folder. ``classifier`` (classifier_minutes, classifier_epochs...)
+    applies to a two-stage base only; None values are left out."""
+    classifier = {key: value for key, value in classifier.items() if value is not None}
+    if is_two_stage(base):
+        return two_stage.start(two_stage_job(settings, base, keep_imgsz, **classifier)).parent
+    if classifier:
+        raise ValueError(f"{base} is a one-stage model: it has no classifier to fine-tune ({', '.join(classifier)})")
     settings = finetune_settings(settings, base, keep_imgsz)
     configure_offline()
     folder = run_dir(settings)

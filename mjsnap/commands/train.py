@@ -44,17 +44,27 @@ def train(
     warmup_epochs: float = typer.Option(1.0),
     close_mosaic: int = typer.Option(2, help="last epochs without mosaic"),
     fraction: float = typer.Option(1.0, min=0.0, max=1.0, help="fraction of the training images to use"),
-    hours: float = typer.Option(None, help="wall-time budget; ultralytics then sets the epochs to fit it"),
-    resume: Path = typer.Option(None, help="continue an interrupted run from RUN/weights/last.pt"),
+    hours: float = typer.Option(
+        None, help="wall-time budget; ultralytics then sets the epochs to fit it (two-stage base: of both stages)"
+    ),
+    resume: Path = typer.Option(
+        None, help="continue an interrupted run from RUN/weights/last.pt (a two-stage fine-tune: from RUN)"
+    ),
     base: Path = typer.Option(
         None, help="fine-tune from a model directory (e.g. models/current) or a .pt, at its imgsz (vision.finetune)"
     ),
+    classifier_minutes: float = typer.Option(
+        None, min=0.1, help="two-stage base: classifier wall-time budget (default a quarter of --hours, else 10)"
+    ),
+    classifier_epochs: int = typer.Option(None, min=1, help="two-stage base: most classifier epochs (default 30)"),
 ) -> None:
     """Train a YOLO tile detector offline; progress lines go to stdout and RUN/progress.jsonl."""
     from vision import train as training
+    from vision.twostage import finetune as two_stage
 
     if resume is not None:
-        folder = training.resume(resume)
+        two_stage_run = two_stage.run_folder_of(resume)
+        folder = training.resume(resume) if two_stage_run is None else two_stage.resume(two_stage_run).parent
     else:
         if data is None:
             raise typer.BadParameter("give --data (a datasets/*.yaml config) or --resume", param_hint="--data")
@@ -80,10 +90,17 @@ def train(
 
             # the base model's imgsz unless --imgsz was given (typer vendors click: compare the source by name)
             keep_imgsz = ctx.get_parameter_source("imgsz").name != "DEFAULT"
-            folder = finetune(settings, base, keep_imgsz=keep_imgsz)
+            try:
+                folder = finetune(settings, base, keep_imgsz=keep_imgsz, classifier_minutes=classifier_minutes,
+                                  classifier_epochs=classifier_epochs)
+            except (ValueError, FileExistsError, FileNotFoundError) as exc:
+                typer.echo(f"error: {exc}", err=True)
+                raise typer.Exit(2) from None
         else:
             folder = training.train(settings)
     typer.echo(f"run folder: {folder}")
+    if (folder / "model" / "meta.json").is_file():  # a two-stage fine-tune's candidate
+        typer.echo(f"candidate model: {folder / 'model'}")
 
 
 def _command_line(params: dict) -> str:
