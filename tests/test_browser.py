@@ -135,3 +135,15 @@ def test_uploaded_photo_is_read_and_scored(page):
     scored = page.get_by_text("得 ").count() > 0
     explained = page.get_by_text("不能胡").count() + page.get_by_text("还不完整").count() > 0
     assert scored or explained
+
+
+@pytest.mark.parametrize(
+    ("nav", "heading"),
+    [("📒 记分", "记分表"), ("🎲 骰子", "骰子：从哪里开始抓牌"), ("🀄 偎麻雀", "安乡偎麻雀 · 算息"), ("🏷 标注", "照片文件夹")],
+)
+def test_the_other_pages_fit_a_phone(page, nav, heading):
+    page.get_by_text(nav, exact=True).click()
+    page.get_by_text(heading, exact=True).first.wait_for(timeout=60_000)
+    page.wait_for_timeout(500)
+    _screenshot(page, f"browser_page_{heading[:2]}.png")
+    assert _horizontal_overflow(page) == {"page": 0, "main": 0}
