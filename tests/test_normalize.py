@@ -204,6 +204,17 @@ def test_discards_far_from_the_hand_are_ignored():
     assert "far_from_hand" in hand.warning_codes
 
 
+@pytest.mark.parametrize("camera", [{}, {"rotate_deg": 10, "tilt_deg": 25}, {"rotate_deg": -30, "tilt_deg": 40}])
+def test_a_row_of_discards_with_the_right_count_does_not_beat_a_winning_tile_set_apart(camera):
+    # Five discards make a 4-tile row plus a winning tile taken from it; the hand's own row has its winning tile set
+    # apart, as the convention asks, and is the one read.
+    hand = read(["7p 5m 7m 7m 3p", "4p 4p 4p | 7z 7z 7z | 9p 9p 9p | 7p 6z 6z 7p | 6z"], indent=[3.0, 0.0],
+                row_gap=1.0, **camera)
+    assert (format_compact(hand.concealed), format_compact([hand.win_tile])) == ("77p66z", "6z")
+    assert melds_of(hand) == [("pung", "444p"), ("pung", "777z"), ("pung", "999p")]
+    assert "win_tile_not_set_apart" not in hand.warning_codes
+
+
 # --- options: what the photo cannot tell, the user switches -------------------------------------------------------
 FACE_UP_KONG = ["^2p 2p 2p 2p", "1m 2m 3m 4m 5m 6m 7m | 9p"]
 

@@ -49,13 +49,15 @@ class _Plan:
 
     def rank(self, core: Group, xy: np.ndarray, size: np.ndarray) -> tuple:
         """Plans compared, in order: a tile count that works out; no set-apart tile left over; a winning tile (a
-        photo is taken to score a win); the winning tile at the right end (the convention); more of the nearby melds
-        used; the longer row; the bigger tiles (the
-        concealed row is nearest the camera); the left-most."""
+        photo is taken to score a win); a winning tile set apart rather than taken from the row (the convention: a
+        row of discards with the right count is no rival for a hand laid out by it); the winning tile at the right
+        end; more of the nearby melds used; the longer row; the bigger tiles (the concealed row is nearest the
+        camera); the left-most."""
         return (
             self.consistent,
             not self.apart_unused,
             self.win is not None,
+            not self.win_in_row,
             not self.win_on_left,
             len(self.pieces),
             len(core.members),
