@@ -7,7 +7,7 @@ import pytest
 
 from normalize_layouts import detections, photograph, tile_polygons
 from scoring.hand import HandError
-from scoring.tiles import BACK, CLASS_NAMES, format_compact, kind_of, parse_tiles
+from scoring.tiles import BACK, CLASS_NAMES, FLOWER, format_compact, kind_of, parse_tiles
 from vision.detections import Detections
 from vision.normalize import ReadOptions, read_hand
 from vision.normalize.geometry import Frame, aspect_along_row, cut_by_frame, row_direction
@@ -213,6 +213,18 @@ def test_a_row_of_discards_with_the_right_count_does_not_beat_a_winning_tile_set
     assert (format_compact(hand.concealed), format_compact([hand.win_tile])) == ("77p66z", "6z")
     assert melds_of(hand) == [("pung", "444p"), ("pung", "777z"), ("pung", "999p")]
     assert "win_tile_not_set_apart" not in hand.warning_codes
+
+
+@pytest.mark.parametrize("camera", [{}, {"rotate_deg": 10, "tilt_deg": 25}, {"rotate_deg": -30, "tilt_deg": 40}])
+def test_the_place_of_an_ignored_flower_is_no_gap(camera):
+    # A flower among the discards leaves a hole once it is ignored; the tile beyond it is not set apart, so the
+    # discards do not make a 4-tile row with its winning tile, and the hand (winning tile not set apart) is read.
+    corners, classes = tile_polygons(["7m 1m 3p 1p 9s 2m", "1p 2p 3p | 5p 6p 7p | 4s 4s 4s 4s | 7p 9p 9p 9p 7p"],
+                                     row_gap=1.0)
+    classes[4] = FLOWER
+    hand = read_hand(Detections(photograph(corners, **camera), np.full(len(classes), 0.95), classes), (1000, 800))
+    assert (format_compact(hand.concealed), format_compact([hand.win_tile])) == ("7999p", "7p")
+    assert melds_of(hand) == [("chow", "123p"), ("chow", "567p"), ("kong_exposed", "4444s")]
 
 
 # --- options: what the photo cannot tell, the user switches -------------------------------------------------------

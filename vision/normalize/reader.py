@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.hand import HandError, Meld, MeldType
-from scoring.tiles import BACK, CLASS_NAMES, COPIES_PER_KIND, N_KINDS, TILE_NAMES, kind_of
+from scoring.tiles import BACK, CLASS_NAMES, COPIES_PER_KIND, FLOWER, N_KINDS, TILE_NAMES, kind_of
 from vision.detections import Detections
 from vision.normalize.cleanup import clean_detections
 from vision.normalize.geometry import cut_by_frame
@@ -96,6 +96,8 @@ class _Reader:
         self.boxes = boxes
         self.cut = cut_by_frame(boxes, image_size)
         self.lay: Layout = build_layout(boxes, opts, self.cut)
+        flowers = (dets.class_id == FLOWER) & (dets.confidence >= opts.min_confidence)
+        self.flower_centers = (dets.xyxy[flowers, :2] + dets.xyxy[flowers, 2:]) / 2
 
     def tile_index(self, member: int) -> int:
         return int(self.active[member])
@@ -214,9 +216,9 @@ class _Reader:
             off, x = self._line_offset(m, core)
             if lo < x < hi and off <= _ASKEW:
                 askew.append(m)
-            elif off <= _IN_LINE and hi <= x <= hi + _APART * self.lay.size[m]:
+            elif off <= _IN_LINE and hi <= x <= hi + _APART * self.lay.size[m] and not self._flower_between(core, hi, x):
                 right.append((x - hi, m))
-            elif off <= _IN_LINE and lo - _APART * self.lay.size[m] <= x <= lo:
+            elif off <= _IN_LINE and lo - _APART * self.lay.size[m] <= x <= lo and not self._flower_between(core, x, lo):
                 left.append((lo - x, m))
         apart = min(right)[1] if right else (min(left)[1] if left else None)
         pieces = [(g, start) for g in region if g is not core for start, _ in g.pieces]
@@ -237,6 +239,16 @@ class _Reader:
                 if n == need and apart is None:
                     return _Plan(concealed, None, pieces[:k], region, True, extra)
         return _Plan(list(core.members), apart, pieces, region, False)
+
+    def _flower_between(self, core: Group, x0: float, x1: float) -> bool:
+        """A flower lies in line with the row between x0 and x1 (along the row): the gap there is the flower's place
+        (flowers are not read as hand tiles), not a tile set apart."""
+        if not len(self.flower_centers):
+            return False
+        row = self.lay.rows[core.row]
+        x, y = self.lay.frame.to_frame(self.flower_centers).T
+        off = np.abs(y - row.slope * x - row.intercept) / np.hypot(1.0, row.slope)
+        return bool(((x0 < x) & (x < x1) & (off <= _IN_LINE * float(np.median(self.lay.size[core.members])))).any())
 
     def _looks_like(self, member: int, core: Group) -> bool:
         """The tile lies like the row's tiles: the same box shape (not turned), or about the same size (a flat
