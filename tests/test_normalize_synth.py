@@ -1,6 +1,7 @@
-"""The normalizer on the synthetic generator's photos, fed the true labelled boxes (hand, discards and clutter):
-the grouping alone is measured. benchmarks/normalizer.py runs 500 photos and the shipped detector; this test runs
-fewer so CI stays quick, against the figure recorded in benchmarks/results/normalizer.md."""
+"""The normalizer on the synthetic generator's photos laid out by the convention (``mjsnap synth --layout
+conventional``), fed the true labelled boxes (hand, discards and clutter): the grouping alone is measured.
+benchmarks/normalizer.py runs 500 photos of both streams and the shipped detector; this test runs fewer so CI stays
+quick, against a floor under the figure it reaches."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from vision.normalize.evaluate import compare
 
 PHOTOS = 80
 SEED = 4242
-MIN_DECIDABLE = 0.9  # recorded floor on this stream; the issue's target for 500 photos is 0.99
+MIN_DECIDABLE = 0.96  # 77 of 77 in-frame photos read right (2026-12-02); the issue asks 0.99 of 500
 
 
 def _truth(sample):
@@ -26,11 +27,12 @@ def _truth(sample):
 
 @pytest.mark.slow
 def test_generated_photos_are_read_from_their_true_boxes():
-    from vision.synth.scene import make_sample
+    from vision.synth.scene import SynthOptions, make_sample
 
+    options = SynthOptions(layout="conventional")
     scored = decidable = 0
     for index in range(PHOTOS):
-        sample = make_sample(SEED, index)
+        sample = make_sample(SEED, index, options)
         if not sample.scene["hand_tiles_labelled"]:
             continue
         tiles = sample.tiles
