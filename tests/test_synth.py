@@ -17,7 +17,16 @@ from scoring.tiles import BACK, CLASS_NAMES
 from vision.synth import scene as scene_module
 from vision.synth.convention import convention_breaks, layout_facts
 from vision.synth.hands import random_hand
-from vision.synth.layout import CONVENTIONAL, LOOSE, Geometry, Spacing, add_extras, footprint, layout_hand
+from vision.synth.layout import (
+    CONVENTIONAL,
+    LOOSE,
+    Geometry,
+    Spacing,
+    add_extras,
+    beyond_row,
+    footprint,
+    layout_hand,
+)
 from vision.synth.scene import SynthOptions, _visible_box, make_sample
 from vision.synth.writer import write_dataset
 
@@ -225,6 +234,20 @@ def test_conventional_layouts_keep_the_convention_and_loose_ones_do_not_always()
         facts = layout_facts(placements, g)
         assert convention_breaks(facts) == [], (spec, facts)
         assert spec.win_tile is None or facts["win_gap"] >= 0.45
+
+
+@pytest.mark.parametrize(("spacing", "clear"), [(LOOSE, False), (CONVENTIONAL, True)])
+def test_table_beyond_the_row_is_kept_clear_in_conventional_layouts(spacing: Spacing, clear: bool) -> None:
+    """A lone tile in line with the row beyond its right end reads as the winning tile set apart."""
+    crossing = 0
+    for placements, g, _ in _random_layouts(400, spacing):
+        bx0, by0, bx1, by1 = beyond_row(placements, g, 3.0)
+        for p in placements:
+            if p.role in ("discard", "clutter"):
+                poly = footprint(p, g)
+                crossing += bool(poly[:, 0].max() > bx0 and poly[:, 0].min() < bx1
+                                 and poly[:, 1].max() > by0 and poly[:, 1].min() < by1)
+    assert (crossing == 0) == clear, crossing
 
 
 @pytest.mark.parametrize("index", range(6))
