@@ -10,7 +10,7 @@ from scoring.hand import HandError
 from scoring.tiles import BACK, CLASS_NAMES, FLOWER, format_compact, kind_of, parse_tiles
 from vision.detections import Detections
 from vision.normalize import ReadOptions, read_hand
-from vision.normalize.geometry import Frame, aspect_along_row, cut_by_frame, row_direction
+from vision.normalize.geometry import Frame, aspect_along_row, cut_by_frame, row_directions
 from vision.normalize.melds import split_into_melds, type_group
 from vision.normalize.rows import fit_rows, split_by_gaps
 
@@ -32,7 +32,7 @@ def read(rows, options=None, **camera):
 def test_row_direction_follows_the_layout_rotation(angle):
     corners, _ = tile_polygons(["1m 2m 3m 4m 5m 6m 7m 8m 9m", "1p 2p 3p | 4p 5p 6p"])
     boxes = photograph(corners, rotate_deg=angle)
-    found = np.degrees(row_direction((boxes[:, :2] + boxes[:, 2:]) / 2))
+    found = np.degrees(row_directions((boxes[:, :2] + boxes[:, 2:]) / 2)[0])
     assert abs((found - angle + 90) % 180 - 90) < 3
 
 
@@ -41,7 +41,7 @@ def test_rows_are_fitted_as_lines_not_bands(angle, tilt):
     corners, _ = tile_polygons(["1p 2p 3p | 4p 5p 6p | 7p 8p 9p", "1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 2s 3s 4s"])
     boxes = photograph(corners, rotate_deg=angle, tilt_deg=tilt)
     centers = (boxes[:, :2] + boxes[:, 2:]) / 2
-    xy = Frame(row_direction(centers)).to_frame(centers)
+    xy = Frame(row_directions(centers)[0]).to_frame(centers)
     size = np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))
     rows = fit_rows(xy, 0.4 * size)
     assert sorted(len(r.members) for r in rows) == [9, 13]
@@ -213,6 +213,23 @@ def test_a_row_of_discards_with_the_right_count_does_not_beat_a_winning_tile_set
     assert (format_compact(hand.concealed), format_compact([hand.win_tile])) == ("77p66z", "6z")
     assert melds_of(hand) == [("pung", "444p"), ("pung", "777z"), ("pung", "999p")]
     assert "win_tile_not_set_apart" not in hand.warning_codes
+
+
+@pytest.mark.parametrize("grid_turn", [90.0, 80.0])
+@pytest.mark.parametrize("camera", [{}, {"rotate_deg": 20, "tilt_deg": 40}, {"rotate_deg": -35, "tilt_deg": 30}])
+def test_a_turned_grid_of_discards_does_not_set_the_row_direction(grid_turn, camera):
+    # Another player's discards, turned toward their seat, outnumber the hand's tiles: the hand's direction is the
+    # one with the longest row.
+    hand, hand_classes = tile_polygons(["1m 4m 7m 2p 5p 8p 3s 6s 9s 1z 2z 3z 4z | 5z"])
+    grid, grid_classes = tile_polygons(["1p 2p 3p 4p 5p 6p 7p", "1s 2s 3s 4s 5s 6s 7s", "8m 9m 8m 9m 8m 9m 8m"],
+                                       row_gap=0.0)
+    t = np.radians(grid_turn)
+    middle = grid.reshape(-1, 2).mean(axis=0)
+    grid = (grid - middle) @ np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]]).T + [200.0, -250.0]
+    corners = np.concatenate([hand, grid])
+    classes = np.concatenate([hand_classes, grid_classes])
+    read = read_hand(Detections(photograph(corners, **camera), np.full(len(classes), 0.95), classes), (1000, 800))
+    assert (format_compact(read.concealed), format_compact([read.win_tile])) == ("147m258p369s1234z", "5z")
 
 
 @pytest.mark.parametrize("camera", [{}, {"rotate_deg": 10, "tilt_deg": 25}, {"rotate_deg": -30, "tilt_deg": 40}])

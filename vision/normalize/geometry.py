@@ -13,17 +13,21 @@ import numpy as np
 _NEIGHBOURS = 2  # nearest neighbours per tile voting for the row direction
 _BIN_DEG = 2.0
 _WINDOW_DEG = 10.0
+_OTHER_DEG = 30.0  # a second candidate direction lies at least this far from the first
+_OTHER_MIN_VOTES = 6  # and has at least this many neighbour votes (three tiles in a row)
 
 
-def row_direction(centers: np.ndarray) -> float:
-    """The dominant direction of tile rows in radians, in (-pi/2, pi/2].
+def row_directions(centers: np.ndarray) -> list[float]:
+    """Candidate directions of tile rows in radians, in (-pi/2, pi/2]: the most voted one first, then the most
+    voted one at least ``_OTHER_DEG`` away from it, if any (a discard grid turned to another seat can outvote the
+    hand, so the caller picks between them).
 
-    Tiles in a row touch their neighbours, so the vectors to the nearest neighbours point along the rows; the mode
-    of their (axial) angles, refined by a doubled-angle mean inside a window, is the row direction.
+    Tiles in a row touch their neighbours, so the vectors to the nearest neighbours point along the rows; a mode of
+    their (axial) angles, refined by a doubled-angle mean inside a window, is a row direction.
     """
     n = len(centers)
     if n < 2:
-        return 0.0
+        return [0.0]
     diff = centers[None, :, :] - centers[:, None, :]
     dist = np.hypot(diff[..., 0], diff[..., 1])
     np.fill_diagonal(dist, np.inf)
@@ -32,10 +36,22 @@ def row_direction(centers: np.ndarray) -> float:
     vec = diff[np.arange(n)[:, None], nearest].reshape(-1, 2)
     angles = np.degrees(np.arctan2(vec[:, 1], vec[:, 0])) % 180.0
     centers_deg = np.arange(0.0, 180.0, _BIN_DEG)
-    gap = np.abs((angles[None, :] - centers_deg[:, None] + 90.0) % 180.0 - 90.0)
-    votes = (gap <= _WINDOW_DEG).sum(axis=1)
+    votes = (_axial_gap(angles[None, :], centers_deg[:, None]) <= _WINDOW_DEG).sum(axis=1)
     best = centers_deg[int(np.argmax(votes))]
-    near = np.abs((angles - best + 90.0) % 180.0 - 90.0) <= _WINDOW_DEG
+    out = [_refine(angles, best)]
+    others = np.where(_axial_gap(centers_deg, best) >= _OTHER_DEG, votes, 0)
+    if others.max() >= _OTHER_MIN_VOTES:
+        out.append(_refine(angles, centers_deg[int(np.argmax(others))]))
+    return out
+
+
+def _axial_gap(a, b):
+    """The angle between two axial directions in degrees (0..90)."""
+    return np.abs((a - b + 90.0) % 180.0 - 90.0)
+
+
+def _refine(angles: np.ndarray, mode: float) -> float:
+    near = _axial_gap(angles, mode) <= _WINDOW_DEG
     doubled = np.radians(angles[near] * 2.0)
     angle = 0.5 * np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
     if angle <= -np.pi / 2:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from scoring.tiles import BACK
-from vision.normalize.geometry import Frame, aspect_along_row, box_aspect_angle, row_direction
+from vision.normalize.geometry import Frame, aspect_along_row, box_aspect_angle, row_directions
 from vision.normalize.melds import split_into_melds, type_group
 from vision.normalize.options import ReadOptions
 from vision.normalize.rows import Row, fit_rows, local_reference, row_spacings, smooth_sizes, split_by_gaps
@@ -56,9 +56,14 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = 
     centers = (boxes[:, :2] + boxes[:, 2:]) / 2
     sizes = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
     size = np.sqrt(sizes[:, 0] * sizes[:, 1])
-    frame = Frame(row_direction(centers) + (np.pi if turned else 0.0))
-    xy = frame.to_frame(centers)
-    rows = fit_rows(xy, _ROW_TOLERANCE * size)
+    # The concealed row (or the hand's row of melds) is the photo's longest: of the candidate directions, the one
+    # with the longest row is the hand's, the most voted on a tie.
+    fits = []
+    for angle in row_directions(centers):
+        frame = Frame(angle + (np.pi if turned else 0.0))
+        xy = frame.to_frame(centers)
+        fits.append((frame, xy, fit_rows(xy, _ROW_TOLERANCE * size)))
+    frame, xy, rows = max(fits, key=lambda fit: max(len(r.members) for r in fit[2]))
     rows.sort(key=lambda r: float(np.median(xy[list(r.members), 1])))
     aspect = box_aspect_angle(sizes)
     overall = float(np.median(aspect))
