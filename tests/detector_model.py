@@ -61,20 +61,14 @@ def _spread_class_scores(model, scenes) -> None:
             branch[-1].bias.fill_(-float(torch.quantile(best, 0.995)))
 
 
-def build_tiny_model(out_dir: Path, imgsz: int = TINY_IMGSZ) -> Path:
-    """model.pt, model.onnx, model_openvino/ and meta.json in ``out_dir`` (reused when already built)."""
-    out_dir = Path(out_dir)
-    if (out_dir / "meta.json").is_file():
-        return out_dir
-    os.environ.setdefault("YOLO_OFFLINE", "1")
-    os.environ.setdefault("YOLO_AUTOINSTALL", "0")
+def calibrated_network(imgsz: int, names: list[str]):
+    """An untrained YOLO11n DetectionModel for ``names`` whose confidences spread over (0, 1) (see the module doc)."""
     import torch
-    from ultralytics import YOLO
     from ultralytics.nn.tasks import DetectionModel
 
     torch.manual_seed(0)
-    model = DetectionModel("yolo11n.yaml", nc=len(CLASS_NAMES), verbose=False)
-    model.names = dict(enumerate(CLASS_NAMES))
+    model = DetectionModel("yolo11n.yaml", nc=len(names), verbose=False)
+    model.names = dict(enumerate(names))
     # Batch-norm statistics from real activations (random init leaves them at 0/1, which saturates the head).
     for module in model.modules():
         if isinstance(module, torch.nn.BatchNorm2d):
@@ -89,9 +83,28 @@ def build_tiny_model(out_dir: Path, imgsz: int = TINY_IMGSZ) -> Path:
         model(scenes.float())
     model.eval()
     _spread_class_scores(model, scenes.float())
-    out_dir.mkdir(parents=True, exist_ok=True)
-    checkpoint = out_dir / "model.pt"
+    return model
+
+
+def save_network(model, checkpoint: Path, imgsz: int) -> Path:
+    """``model`` as a checkpoint ultralytics loads (and exports)."""
+    import torch
+
+    Path(checkpoint).parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model, "train_args": {"imgsz": imgsz, "task": "detect"}, "epoch": -1}, checkpoint)
+    return Path(checkpoint)
+
+
+def build_tiny_model(out_dir: Path, imgsz: int = TINY_IMGSZ) -> Path:
+    """model.pt, model.onnx, model_openvino/ and meta.json in ``out_dir`` (reused when already built)."""
+    out_dir = Path(out_dir)
+    if (out_dir / "meta.json").is_file():
+        return out_dir
+    os.environ.setdefault("YOLO_OFFLINE", "1")
+    os.environ.setdefault("YOLO_AUTOINSTALL", "0")
+    from ultralytics import YOLO
+
+    checkpoint = save_network(calibrated_network(imgsz, list(CLASS_NAMES)), out_dir / "model.pt", imgsz)
     yolo = YOLO(str(checkpoint))
     yolo.export(format="onnx", imgsz=imgsz, simplify=False, verbose=False)
     openvino_dir = Path(yolo.export(format="openvino", imgsz=imgsz, verbose=False))

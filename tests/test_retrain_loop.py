@@ -1,6 +1,7 @@
 """The whole retraining loop on a tiny generated dataset, with real models (needs the train extra):
 labels saved -> session split -> `mjsnap train --base` -> `mjsnap compare` -> `mjsnap promote` (refuses the worse
-model, accepts the better one, whichever the measurement says it is) -> `mjsnap rollback`."""
+model, accepts the better one, whichever the measurement says it is) -> `mjsnap rollback`; for a one-stage base and
+for a two-stage base (design (b): tile detector + crop classifier)."""
 
 from __future__ import annotations
 
@@ -17,34 +18,84 @@ from scoring.tiles import CLASS_NAMES
 pytest.importorskip("ultralytics")
 runner = CliRunner()
 IMGSZ = 64
+CROP = 32
 
 
-def invoke(*args) -> str:
+def invoke(*args, expected=(0, 1)):
     from mjsnap.cli import app
 
     result = runner.invoke(app, [str(a) for a in args])
-    assert result.exit_code in (0, 1), result.output + repr(result.exception)
+    assert result.exit_code in expected, result.output + repr(result.exception)
     return result
 
 
-@pytest.mark.slow
-def test_label_finetune_compare_promote_rollback(tmp_path):
-    from detector_model import build_tiny_model
-
-    # 1. Photos labelled the way the labelling page saves them, then split by session.
+@pytest.fixture
+def dataset(tmp_path) -> Path:
+    """Photos labelled the way the labelling page saves them, then split by session."""
     dataset = LabelDataset(tmp_path / "ds")
     for seed in range(12):
         image, boxes = photo(seed)
         dataset.save(f"p{seed}", image, [LabelBox(CLASS_NAMES.index(n), b) for n, b in boxes])
     assert invoke("label", "split", dataset.root, "--val-fraction", "0.34").exit_code == 0
     assert len(list((dataset.root / "labels" / "val").glob("*.txt"))) == 4
+    return dataset.root
 
-    # 2. The base: an untrained 36-class model directory, standing in for models/current.
+
+def compare_and_pick_metric(candidate: Path, base: Path, data: Path, tmp_path: Path) -> tuple[str, bool]:
+    """`mjsnap compare` on the same validation data (table, per-class recall, confusions, plot); returns a metric
+    on which the two models differ and whether the candidate is the better one on it."""
+    result = invoke("compare", "--candidate", candidate, "--current", base, "--data", data,
+                    "--plot", tmp_path / "cmp.png", "--json-out", tmp_path / "cmp.json")
+    assert result.exit_code == 0 and "metric" in result.output and "candidate" in result.output
+    comparison = json.loads((tmp_path / "cmp.json").read_text())
+    assert comparison["images"] == 4 and comparison["current"]["true_tiles"] == 12
+    assert (tmp_path / "cmp.png").read_bytes()[:4] == b"\x89PNG"
+    rows = {r["metric"]: r for r in comparison["metrics"]}
+    metric = next((m for m, r in rows.items() if r["better"] != "same"), None)
+    assert metric is not None, f"the base and the fine-tuned model measured the same on every metric: {rows}"
+    return metric, rows[metric]["better"] == "candidate"
+
+
+def check_promotion(candidate: Path, base: Path, data: Path, models: Path, metric: str, candidate_better: bool,
+                    tmp_path: Path) -> None:
+    """The worse model is refused and the better one accepted, the old one kept; then rolled back.
+    ``base`` is ``models``/current, so its weights are identified by their digest taken before the promotion."""
+    from vision.registry import read_meta, weights_digest
+
+    base_digest, kept = weights_digest(base), models / "versions" / read_meta(base)["version"]
+    result = invoke("promote", candidate, "--data", data, "--metric", metric, "--version", "ft1",
+                    "--models-dir", models)
+    assert result.exit_code == (0 if candidate_better else 1), result.output
+    if candidate_better:
+        assert weights_digest(models / "current") != base_digest
+        assert weights_digest(kept) == base_digest
+        # the old base is now the worse candidate: refused, current unchanged
+        result = invoke("promote", kept, "--data", data, "--metric", metric, "--models-dir", models)
+        assert result.exit_code == 1 and "NOT promoted" in result.output
+        result = invoke("rollback", "--models-dir", models)
+        assert result.exit_code == 0 and weights_digest(models / "current") == base_digest
+    else:
+        assert weights_digest(models / "current") == base_digest
+        # with the fine-tuned model current, the (better) base is accepted over it, and rollback undoes that
+        other = tmp_path / "models2"
+        assert invoke("promote", candidate, "--data", data, "--models-dir", other).exit_code == 0
+        trained = weights_digest(other / "current")
+        result = invoke("promote", base, "--data", data, "--metric", metric, "--models-dir", other)
+        assert result.exit_code == 0 and weights_digest(other / "current") == base_digest
+        assert invoke("rollback", "--models-dir", other).exit_code == 0
+        assert weights_digest(other / "current") == trained
+
+
+@pytest.mark.slow
+def test_label_finetune_compare_promote_rollback(dataset, tmp_path):
+    from detector_model import build_tiny_model
+
+    # The base: an untrained 36-class model directory, standing in for models/current.
     models = tmp_path / "models"
     base = build_tiny_model(models / "current", imgsz=IMGSZ)
 
-    # 3. Fine-tune from the base (its imgsz), 1 epoch.
-    result = invoke("train", "--data", dataset.root / "data.yaml", "--base", base, "--epochs", 1, "--batch", 4,
+    # Fine-tune from the base (its imgsz), 1 epoch.
+    result = invoke("train", "--data", dataset / "data.yaml", "--base", base, "--epochs", 1, "--batch", 4,
                     "--project", tmp_path / "runs", "--name", "ft")
     assert result.exit_code == 0
     run = tmp_path / "runs" / "ft"
@@ -54,39 +105,60 @@ def test_label_finetune_compare_promote_rollback(tmp_path):
     assert [json.loads(line)["epoch"] for line in (run / "progress.jsonl").read_text().splitlines()] == [1, 1]
     candidate = run / "weights" / "best.pt"
 
-    # 4. Compare on the same validation data: table, per-class recall, confusions, plot.
-    result = invoke("compare", "--candidate", candidate, "--current", base, "--data", dataset.root,
-                    "--plot", tmp_path / "cmp.png", "--json-out", tmp_path / "cmp.json")
-    assert result.exit_code == 0 and "metric" in result.output and "candidate" in result.output
-    comparison = json.loads((tmp_path / "cmp.json").read_text())
-    assert comparison["images"] == 4 and comparison["current"]["true_tiles"] == 12
-    assert (tmp_path / "cmp.png").read_bytes()[:4] == b"\x89PNG"
-    rows = {r["metric"]: r for r in comparison["metrics"]}
-    metric = next((m for m, r in rows.items() if r["better"] != "same"), None)
-    assert metric is not None, f"an untrained and a trained model measured the same on every metric: {rows}"
-    candidate_better = rows[metric]["better"] == "candidate"
+    metric, candidate_better = compare_and_pick_metric(candidate, base, dataset, tmp_path)
+    check_promotion(candidate, base, dataset, models, metric, candidate_better, tmp_path)
 
-    # 5. Promote: the worse one is refused, the better one accepted, the old one kept; then roll back.
-    base_weights = (base / "model.pt").read_bytes()
-    result = invoke("promote", candidate, "--data", dataset.root, "--metric", metric, "--version", "ft1",
-                    "--models-dir", models)
-    assert result.exit_code == (0 if candidate_better else 1), result.output
-    if candidate_better:
-        assert (models / "current" / "model.pt").read_bytes() != base_weights
-        assert (models / "versions" / "tiny-test" / "model.pt").read_bytes() == base_weights
-        # the old base is now the worse candidate: refused, current unchanged
-        result = invoke("promote", models / "versions" / "tiny-test", "--data", dataset.root, "--metric", metric,
-                        "--models-dir", models)
-        assert result.exit_code == 1 and "NOT promoted" in result.output
-        result = invoke("rollback", "--models-dir", models)
-        assert result.exit_code == 0 and (models / "current" / "model.pt").read_bytes() == base_weights
-    else:
-        assert (models / "current" / "model.pt").read_bytes() == base_weights
-        # with the fine-tuned model current, the (better) base is accepted over it, and rollback undoes that
-        other = tmp_path / "models2"
-        assert invoke("promote", candidate, "--data", dataset.root, "--models-dir", other).exit_code == 0
-        trained = (other / "current" / "model.pt").read_bytes()
-        result = invoke("promote", base, "--data", dataset.root, "--metric", metric, "--models-dir", other)
-        assert result.exit_code == 0 and (other / "current" / "model.pt").read_bytes() == base_weights
-        assert invoke("rollback", "--models-dir", other).exit_code == 0
-        assert (other / "current" / "model.pt").read_bytes() == trained
+
+def tiny_two_stage_base(out: Path, work: Path) -> Path:
+    """An untrained two-stage model directory that reads many confident tiles, all of them 1m: a 1-class detector
+    at 64 px with its scores raised, and a 36-class classifier on 32 px crops biased to class 0 (an untrained
+    classifier's probabilities, about 1/36, would keep every tile under the operating confidence)."""
+    import torch
+
+    from detector_model import calibrated_network, save_network
+    from vision.twostage.export import export_two_stage
+    from vision.twostage.fastcls import build_model, save_checkpoint
+
+    detector = calibrated_network(IMGSZ, ["tile"])
+    classifier, _ = build_model(None)
+    with torch.no_grad():
+        for branch in detector.model[-1].cv3:
+            branch[-1].bias.add_(4.0)
+        classifier.model[-1].linear.bias[0] += 20.0
+    save_checkpoint(classifier, work / "classifier.pt", 0, {}, CROP)
+    return export_two_stage(save_network(detector, work / "detector.pt", IMGSZ), work / "classifier.pt", out,
+                            detector_imgsz=IMGSZ, classifier_imgsz=CROP, version="tiny-two-stage",
+                            train_command="test", data="none")
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
+    models = tmp_path / "models"
+    base = tiny_two_stage_base(models / "current", tmp_path / "base")
+
+    result = invoke("train", "--data", dataset / "data.yaml", "--base", base, "--epochs", 1, "--batch", 4,
+                    "--classifier-epochs", 1, "--project", tmp_path / "runs", "--name", "ft2")
+    assert result.exit_code == 0, result.output
+    run = tmp_path / "runs" / "ft2"
+    candidate = run / "model"
+    assert f"candidate model: {candidate}" in result.output.replace("\n", "")
+    record = json.loads((run / "finetune.json").read_text())
+    assert record["stages"]["detector"]["epochs"] == 1 and record["stages"]["classifier"]["epochs"] == 1
+    # the dataset shows three of the 36 classes: the rest is recorded, not refused
+    assert len(record["stages"]["crops"]["classes_without_train_crops"]) == len(CLASS_NAMES) - 3
+    meta = json.loads((candidate / "meta.json").read_text())
+    assert meta["design"] == "two_stage" and meta["detector"]["imgsz"] == IMGSZ and meta["classifier"]["imgsz"] == CROP
+    assert "--base" in meta["train_command"]
+    detector_settings = json.loads((run / "detector" / "mjsnap_settings.json").read_text())
+    assert detector_settings["pretrained"] == str((base / "detector" / "model.pt").resolve())
+
+    # the same run again is refused (nothing is overwritten); --resume RUN finds every stage done
+    again = invoke("train", "--data", dataset / "data.yaml", "--base", base, "--project", tmp_path / "runs",
+                   "--name", "ft2", expected=(2,))
+    assert "--resume" in again.output
+    exported = (candidate / "meta.json").read_text()
+    assert invoke("train", "--resume", run).exit_code == 0 and (candidate / "meta.json").read_text() == exported
+
+    metric, candidate_better = compare_and_pick_metric(candidate, base, dataset, tmp_path)
+    check_promotion(candidate, base, dataset, models, metric, candidate_better, tmp_path)
