@@ -215,6 +215,16 @@ def test_a_row_of_discards_with_the_right_count_does_not_beat_a_winning_tile_set
     assert "win_tile_not_set_apart" not in hand.warning_codes
 
 
+@pytest.mark.parametrize("heap", ["# # S #", "# S # #", "# 5p # #"])
+@pytest.mark.parametrize("camera", [{}, {"rotate_deg": 15, "tilt_deg": 30}])
+def test_a_kong_with_one_or_three_backs_gives_way_to_a_four_back_kong(heap, camera):
+    # A heap of loose tiles beyond the hand reads as a kong showing three backs; the hand's own four-back kong is
+    # the meld the count asks for.
+    hand = read([heap, "^3s 3s 3s | 6m 7m 8m | # # # # | 2p 2p 3s 5s | 4s"], row_gap=1.0, **camera)
+    assert (format_compact(hand.concealed), format_compact([hand.win_tile])) == ("22p35s", "4s")
+    assert melds_of(hand) == [("chow", "678m"), ("pung", "333s")] and "kong_kind_unknown" in hand.warning_codes
+
+
 @pytest.mark.parametrize("grid_turn", [90.0, 80.0])
 @pytest.mark.parametrize("camera", [{}, {"rotate_deg": 20, "tilt_deg": 40}, {"rotate_deg": -35, "tilt_deg": 30}])
 def test_a_turned_grid_of_discards_does_not_set_the_row_direction(grid_turn, camera):

@@ -222,8 +222,10 @@ class _Reader:
                 left.append((lo - x, m))
         apart = min(right)[1] if right else (min(left)[1] if left else None)
         pieces = [(g, start) for g in region if g is not core for start, _ in g.pieces]
-        # Nearest first; a four-back kong last, as a stretch of wall can look like one.
-        pieces.sort(key=lambda p: (self._all_backs(p[0], p[1]), self._distance(p[0].members, core.members)))
+        # Nearest first; a four-back kong later, as a stretch of wall can look like one; a kong showing one or three
+        # backs (no way a kong is laid out, but a heap of loose tiles can read so) last.
+        pieces.sort(key=lambda p: (self._odd_kong(p[0], p[1]), self._all_backs(p[0], p[1]),
+                                   self._distance(p[0].members, core.members)))
         for k in range(len(pieces), -1, -1):
             need = 13 - 3 * k
             for extra in ([], askew) if askew else ([],):
@@ -256,6 +258,11 @@ class _Reader:
         aspect = float(np.median(self.lay.aspect[core.members]))
         size = float(np.median(self.lay.size[core.members]))
         return abs(self.lay.aspect[member] - aspect) <= _LIKE_DEG or 0.75 <= self.lay.size[member] / size <= 1.33
+
+    def _odd_kong(self, group: Group, start: int) -> bool:
+        stop = dict(group.pieces)[start]
+        classes = [int(self.classes[m]) for m in group.members[start:stop]]
+        return type_group(classes, self.opts.face_up_kong).code == "kong_face_down_count"
 
     def _all_backs(self, group: Group, start: int) -> bool:
         stop = dict(group.pieces)[start]
