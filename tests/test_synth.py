@@ -23,8 +23,8 @@ from vision.synth.layout import (
     Geometry,
     Spacing,
     add_extras,
-    beyond_row,
     footprint,
+    in_line_with_row,
     layout_hand,
 )
 from vision.synth.scene import SynthOptions, _visible_box, make_sample
@@ -237,11 +237,11 @@ def test_conventional_layouts_keep_the_convention_and_loose_ones_do_not_always()
 
 
 @pytest.mark.parametrize(("spacing", "clear"), [(LOOSE, False), (CONVENTIONAL, True)])
-def test_table_beyond_the_row_is_kept_clear_in_conventional_layouts(spacing: Spacing, clear: bool) -> None:
-    """A lone tile in line with the row beyond its right end reads as the winning tile set apart."""
+def test_table_in_line_with_the_row_is_kept_clear_in_conventional_layouts(spacing: Spacing, clear: bool) -> None:
+    """A lone tile in line with the row, beyond either end, reads as the winning tile set apart."""
     crossing = 0
     for placements, g, _ in _random_layouts(400, spacing):
-        bx0, by0, bx1, by1 = beyond_row(placements, g, 3.0)
+        bx0, by0, bx1, by1 = in_line_with_row(placements, g, 3.0)
         for p in placements:
             if p.role in ("discard", "clutter"):
                 poly = footprint(p, g)

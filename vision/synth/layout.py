@@ -42,8 +42,8 @@ class Spacing:
     group_gap: tuple[float, float]  # range of the gap between melds, and between a meld and the row beside it
     clear_near_side: bool  # melds above the row keep their gap from the row beyond their own near side
     extras_margin: float  # empty table around each hand tile that discards, the wall and strays stay out of
-    clear_beyond_row: float  # table beyond the row's right end, in line with it, kept free of extras (a lone tile
-    # there reads as the winning tile set apart)
+    clear_in_line: float  # table in line with the concealed row, this far beyond either end, kept free of extras
+    # (a lone tile there reads as the winning tile set apart)
 
 
 # LOOSE is what the generator has always drawn (the default stream and the training data must not change).
@@ -51,9 +51,9 @@ class Spacing:
 # for the row's wobble: a meld above the row keeps its gap beyond its near side, which tilted photos stretch up to
 # a tile deep on the table plane.
 LOOSE = Spacing(win_apart_share=0.7, win_gap=(0.35, 1.2), group_gap=(0.3, 1.0), clear_near_side=False,
-                extras_margin=0.15, clear_beyond_row=0.0)
+                extras_margin=0.15, clear_in_line=0.0)
 CONVENTIONAL = Spacing(win_apart_share=1.0, win_gap=(0.5, 1.2), group_gap=(0.45, 1.0), clear_near_side=True,
-                       extras_margin=1.15, clear_beyond_row=3.0)
+                       extras_margin=1.15, clear_in_line=3.0)
 SPACINGS = {"any": LOOSE, "conventional": CONVENTIONAL}
 
 
@@ -242,7 +242,7 @@ def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Gener
                spacing: Spacing = LOOSE) -> list[Placement]:
     """Discards (a tidy grid beyond the hand), a stretch of wall (two layers of backs), a heap of loose tiles
     (turned, overlapping, some face-down) and single strays. None of them comes within `spacing.extras_margin` of a
-    hand tile, nor within `spacing.clear_beyond_row` beyond the row's right end in line with it (those that would
+    hand tile, nor in line with the concealed row within `spacing.clear_in_line` beyond its ends (those that would
     are left out)."""
     pool = list(hand.pool)
     boxes = [_aabb(footprint(p, g), spacing.extras_margin) for p in placements]
@@ -250,8 +250,8 @@ def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Gener
     x1 = max(b[2] for b in boxes)
     y0 = min(b[1] for b in boxes)
     y1 = max(b[3] for b in boxes)
-    if spacing.clear_beyond_row:
-        boxes.append(beyond_row(placements, g, spacing.clear_beyond_row))
+    if spacing.clear_in_line:
+        boxes.append(in_line_with_row(placements, g, spacing.clear_in_line))
     out = list(placements)
 
     def draw_kind() -> int:
@@ -325,11 +325,10 @@ def add_extras(placements: list[Placement], hand: HandSpec, rng: np.random.Gener
     return out
 
 
-def beyond_row(placements: list[Placement], g: Geometry, reach: float) -> tuple[float, float, float, float]:
-    """The table in line with the concealed row (winning tile included), from its right end to `reach` beyond."""
+def in_line_with_row(placements: list[Placement], g: Geometry, reach: float) -> tuple[float, float, float, float]:
+    """The table in line with the concealed row (winning tile included), up to `reach` beyond either end."""
     row = np.concatenate([footprint(p, g) for p in placements if p.role in ("concealed", "win")])
-    right = row[:, 0].max()
-    return right, row[:, 1].min(), right + reach, row[:, 1].max()
+    return row[:, 0].min() - reach, row[:, 1].min(), row[:, 0].max() + reach, row[:, 1].max()
 
 
 def _turn_group(group: list[Placement], angle: float, g: Geometry) -> list[Placement]:
