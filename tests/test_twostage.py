@@ -159,3 +159,15 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
         results[backend] = dets
     assert np.array_equal(results["onnxruntime"].class_id, results["openvino"].class_id)
     assert np.allclose(results["onnxruntime"].confidence, results["openvino"].confidence, atol=1e-3)
+
+
+def test_available_backends_of_a_two_stage_model_are_those_both_stages_have(tmp_path):
+    from vision.detector import available_backends
+
+    for stage, files in (("detector", ["model.onnx", "model.pt"]), ("classifier", ["model.onnx", "model_openvino"])):
+        (tmp_path / stage).mkdir()
+        for name in files:
+            (tmp_path / stage / name).touch()
+    assert available_backends(tmp_path) == ["onnxruntime"]
+    (tmp_path / "classifier" / "model.pt").touch()
+    assert available_backends(tmp_path) == ["onnxruntime", "ultralytics"]

@@ -75,11 +75,9 @@ def labelled_images(data: Path, split: str = "val", limit: int | None = None) ->
 def model_backends(model_dir: Path) -> list[str]:
     """Backends a model directory can run, fastest first (for a two-stage model: those both stages have)."""
     from vision.detector import available_backends, read_meta
-    from vision.twostage.backend import DESIGN, STAGES
 
-    model_dir = Path(model_dir)
-    folders = [model_dir / s for s in STAGES] if read_meta(model_dir).get("design") == DESIGN else [model_dir]
-    return [b for b in available_backends(folders[0]) if all(b in available_backends(f) for f in folders[1:])]
+    read_meta(model_dir)  # a clear error for a folder that is no model directory
+    return available_backends(model_dir)
 
 
 def common_backend(current: Path, candidate: Path, requested: str = "auto") -> str:

@@ -172,8 +172,12 @@ _FILES = {"openvino": "model_openvino", "onnxruntime": "model.onnx", "ultralytic
 
 
 def available_backends(model_dir: Path) -> list[str]:
-    """Backends whose model file exists in ``model_dir``, fastest first."""
-    return [name for name in BACKENDS if (Path(model_dir) / _FILES[name]).exists()]
+    """Backends whose model files exist in ``model_dir`` (in both detector/ and classifier/ of a two-stage model),
+    fastest first."""
+    model_dir = Path(model_dir)
+    stages = [model_dir / "detector", model_dir / "classifier"]
+    folders = stages if all(folder.is_dir() for folder in stages) else [model_dir]
+    return [name for name in BACKENDS if all((folder / _FILES[name]).exists() for folder in folders)]
 
 
 def read_meta(model_dir: Path) -> dict:

@@ -45,7 +45,7 @@ class TwoStageNetworks:
 
         check_two_stage_meta(meta, model_dir)
         self.model_dir = Path(model_dir)
-        present = [b for b in available_backends(self.model_dir / "detector") if b in available_backends(self.model_dir / "classifier")]
+        present = available_backends(self.model_dir)
         if backend == "auto":
             if not present:
                 raise ModelNotFoundError(f"{self.model_dir}: detector/ and classifier/ share no model format")
