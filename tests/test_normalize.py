@@ -12,7 +12,7 @@ from vision.detections import Detections
 from vision.normalize import ReadOptions, read_hand
 from vision.normalize.geometry import Frame, aspect_along_row, cut_by_frame, row_directions
 from vision.normalize.melds import split_into_melds, type_group
-from vision.normalize.rows import fit_rows, split_by_gaps
+from vision.normalize.rows import fit_rows, local_reference, split_by_gaps
 
 P = CLASS_NAMES.index("P")
 C = CLASS_NAMES.index("C")
@@ -51,6 +51,21 @@ def test_rows_are_fitted_as_lines_not_bands(angle, tilt):
 def test_split_by_gaps_cuts_only_where_the_limit_is_passed():
     spacings = np.array([1.0, 1.0, 1.6, 1.0, 1.4])
     assert split_by_gaps((0, 1, 2, 3, 4, 5), spacings, np.full(5, 1.3)) == [[0, 1, 2], [3, 4], [5]]
+
+
+@pytest.mark.parametrize(
+    "spacings, groups",
+    [
+        ([0.75, 0.78], [[0, 1, 2]]),  # a far row's chow: its boxes are flatter, so its spacing is wider in tile sizes
+        ([0.58, 0.95], [[0, 1], [2]]),  # a tile set apart at the end of a short row
+        ([0.95, 0.58], [[0], [1, 2]]),
+        ([0.60, 0.62, 0.95, 0.60, 0.61], [[0, 1, 2], [3, 4, 5]]),
+    ],
+)
+def test_a_short_row_is_split_against_its_own_spacing(spacings, groups):
+    spacing = np.array(spacings)
+    limits = local_reference(spacing, 0.577) * 1.25
+    assert split_by_gaps(tuple(range(len(spacing) + 1)), spacing, limits) == groups
 
 
 def test_a_claimed_tile_is_read_sideways():
