@@ -68,6 +68,15 @@ def test_a_short_row_is_split_against_its_own_spacing(spacings, groups):
     assert split_by_gaps(tuple(range(len(spacing) + 1)), spacing, limits) == groups
 
 
+def test_a_gap_beside_a_sideways_tile_nobody_can_see_still_splits():
+    # A row of melds at a 40 degree roll: boxes are near square, so the claimed tile of the last chow is not seen
+    # sideways and its longer spacing (0.699) sits beside the gap (0.839) between the chow and the concealed tile.
+    spacing = np.array([0.692, 0.699, 0.842, 0.695, 0.699, 0.835, 0.594, 0.595, 0.941, 0.699, 0.596, 0.839, 0.999])
+    limits = local_reference(spacing, 0.694) * 1.25
+    groups = split_by_gaps(tuple(range(14)), spacing, limits)
+    assert groups[-3:] == [[9, 10, 11], [12], [13]]
+
+
 def test_a_claimed_tile_is_read_sideways():
     hand = read(["^2p 2p 2p | 4s ^5s 6s", "1m 2m 3m 4m 5m 6m 7m | 9p"])
     sideways = [t.cls for t in hand.tiles if t.sideways]

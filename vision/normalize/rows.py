@@ -101,14 +101,15 @@ def row_spacings(members: tuple[int, ...], xy: np.ndarray, unit: np.ndarray) -> 
 
 def local_reference(per_width: np.ndarray, fallback: float, window: int = 3) -> np.ndarray:
     """For each spacing, a low percentile of its neighbours' spacings within ``window`` (itself left out; low, as
-    the gaps between melds are frequent in a row of melds), held within 15-20 % of the photo-wide ``fallback``
+    the gaps between melds are frequent in a row of melds, and a claimed tile seen near 45 degrees is not known
+    to be sideways, so its longer spacing is not allowed for), held within 15-20 % of the photo-wide ``fallback``
     (a single neighbour counts: a far row's flatter boxes widen its spacing in tile sizes); the fallback alone
     where a row has one spacing."""
     out = np.full(len(per_width), fallback)
     for k in range(len(per_width)):
         around = np.r_[per_width[max(0, k - window):k], per_width[k + 1:k + 1 + window]]
         if len(around) >= 1:
-            out[k] = float(np.clip(np.percentile(around, 30), 0.85 * fallback, 1.2 * fallback))
+            out[k] = float(np.clip(np.percentile(around, 20), 0.85 * fallback, 1.2 * fallback))
     return out
 
 
