@@ -5,7 +5,7 @@ by the same code, vision.evaluate: mAP50, mAP50-95, tile accuracy, tile errors (
 image exact-match at the operating confidence. Latency is measured separately at the operating confidence (the
 mAP pass keeps predictions down to 0.001, which makes design (b) classify many more crops than it does in use).
 
-    .venv/bin/python benchmarks/designs.py --a models/current --b models/two_stage [--data datasets/cmd.yaml]
+    .venv/bin/python benchmarks/designs.py --a models/versions/0.2.0 --b models/current [--data datasets/cmd.yaml]
     (--a may also be a training checkpoint .pt: it is exported at --a-imgsz into work/eval_models/ first)
 
 Writes benchmarks/results/designs.json and designs.md.

@@ -172,5 +172,5 @@ def test_model_option_picks_the_model_directory(tmp_path: Path, monkeypatch):
 
     monkeypatch.setattr(vision.detector, "TileDetector", FakeDetector)
     monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(score_photo=score_photo))
-    assert run(str(photo), "--model", "models/two_stage").exit_code == 0
-    assert seen["model_dir"] == Path("models/two_stage") and isinstance(seen["detector"], FakeDetector)
+    assert run(str(photo), "--model", "my_models/club").exit_code == 0
+    assert seen["model_dir"] == Path("my_models/club") and isinstance(seen["detector"], FakeDetector)

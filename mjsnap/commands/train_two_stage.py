@@ -107,7 +107,7 @@ def classifier(
 def export(
     detector_weights: Path = typer.Option(..., "--detector", help="detector checkpoint (RUN/weights/best.pt)"),
     classifier_weights: Path = typer.Option(..., "--classifier", help="classifier checkpoint (RUN/weights/best.pt)"),
-    out: Path = typer.Option(None, help="model directory (default models/two_stage)"),
+    out: Path = typer.Option(None, help="model directory (default work/twostage/model; promote it with mjsnap promote)"),
     detector_imgsz: int = typer.Option(480),
     classifier_imgsz: int = typer.Option(64),
     version: str = typer.Option(..., help="model version recorded in meta.json"),
@@ -115,10 +115,10 @@ def export(
     data: str = typer.Option(..., help="what they were trained on"),
 ) -> None:
     """Write detector/ and classifier/ (model.pt, model.onnx, model_openvino/) and meta.json with design two_stage."""
-    from mjsnap.paths import MODELS_DIR
     from vision.twostage.export import export_two_stage
+    from vision.twostage.training import TWO_STAGE_DIR
 
-    folder = export_two_stage(detector_weights, classifier_weights, out or MODELS_DIR / "two_stage",
+    folder = export_two_stage(detector_weights, classifier_weights, out or TWO_STAGE_DIR / "model",
                               detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz, version=version,
                               train_command=train_command, data=data)
     typer.echo(f"model directory: {folder}")
