@@ -41,11 +41,11 @@ def dataset(tmp_path) -> Path:
     return dataset.root
 
 
-def compare_and_pick_metric(candidate: Path, base: Path, data: Path, tmp_path: Path) -> tuple[str, bool]:
-    """`mjsnap compare` on the same validation data (table, per-class recall, confusions, plot); returns a metric
-    on which the two models differ and whether the candidate is the better one on it."""
-    result = invoke("compare", "--candidate", candidate, "--current", base, "--data", data,
-                    "--plot", tmp_path / "cmp.png", "--json-out", tmp_path / "cmp.json")
+def compare_and_pick_metric(candidate: Path, base: Path, data: Path, tmp_path: Path, via_eval: bool = False) -> tuple[str, bool]:
+    """`mjsnap compare` (or `mjsnap eval --against`) on the same validation data (table, per-class recall,
+    confusions, plot); returns a metric on which the two models differ and whether the candidate is the better one."""
+    models = ("eval", "--model", candidate, "--against", base) if via_eval else ("compare", "--candidate", candidate, "--current", base)
+    result = invoke(*models, "--data", data, "--plot", tmp_path / "cmp.png", "--json-out", tmp_path / "cmp.json")
     assert result.exit_code == 0 and "metric" in result.output and "candidate" in result.output
     comparison = json.loads((tmp_path / "cmp.json").read_text())
     assert comparison["images"] == 4 and comparison["current"]["true_tiles"] == 12
@@ -105,8 +105,13 @@ def test_label_finetune_compare_promote_rollback(dataset, tmp_path):
     assert [json.loads(line)["epoch"] for line in (run / "progress.jsonl").read_text().splitlines()] == [1, 1]
     candidate = run / "weights" / "best.pt"
 
-    metric, candidate_better = compare_and_pick_metric(candidate, base, dataset, tmp_path)
+    metric, candidate_better = compare_and_pick_metric(candidate, base, dataset, tmp_path, via_eval=True)
     check_promotion(candidate, base, dataset, models, metric, candidate_better, tmp_path)
+
+
+def test_eval_plot_needs_a_model_to_compare_with(tmp_path):
+    result = invoke("eval", "--model", tmp_path, "--data", tmp_path, "--plot", tmp_path / "p.png", expected=(2,))
+    assert result.exit_code == 2 and "--against" in result.output
 
 
 def tiny_two_stage_base(out: Path, work: Path) -> Path:

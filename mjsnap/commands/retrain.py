@@ -95,6 +95,13 @@ def compare(
     json_out: Path = typer.Option(None, help="write the comparison as JSON here"),
 ) -> None:
     """Candidate vs current model on the same validation data: metrics, per-class recall, confusion pairs."""
+    run_comparison(candidate, data, current, split=split, conf=conf, backend=backend, limit=limit, plot=plot,
+                   json_out=json_out)
+
+
+def run_comparison(candidate: Path, data: Path, current: Path | None, *, split: str, conf: float, backend: str,
+                   limit: int | None, plot: Path | None, json_out: Path | None) -> None:
+    """`mjsnap compare`, also behind `mjsnap eval --against`: print the comparison, write the plot and JSON."""
     import tempfile
 
     from mjsnap.paths import MODELS_DIR

@@ -123,10 +123,23 @@ def evaluate(
     imgsz: int = typer.Option(480, help="inference size for a .pt checkpoint (a model directory has its own)"),
     limit: int = typer.Option(None, help="only the first N images of each folder"),
     json_out: Path = typer.Option(None, help="also write the report as JSON here"),
+    against: Path = typer.Option(
+        None, help="compare --model (the candidate) with this model (e.g. models/current) on the same images, as `mjsnap compare`"
+    ),
+    plot: Path = typer.Option(None, help="with --against: write the comparison plot (PNG) here"),
 ) -> None:
     """mAP50, mAP50-95, per-class recall, top confusions, tile accuracy and image exact-match on labelled images."""
     from vision import evaluate as ev
     from vision.train import WORK_DIR
+
+    if against is not None:
+        from mjsnap.commands.retrain import run_comparison
+
+        run_comparison(model, data, against, split=split, conf=conf, backend=backend, limit=limit, plot=plot,
+                       json_out=json_out)
+        return
+    if plot is not None:
+        raise typer.BadParameter("--plot draws a comparison: give --against MODEL too", param_hint="--plot")
 
     model_dir = model if model.is_dir() else ev.checkpoint_model_dir(model, imgsz, WORK_DIR / "eval_models")
     predictor, chosen = ev.detector_predictor(model_dir, backend)
