@@ -75,6 +75,9 @@ def test_the_facade_runs_every_backend(backend):
     detector = TileDetector(MODEL_DIR, backend=backend)
     found = detector.detect(np.full((480, 640, 3), 90, np.uint8))  # an empty table: few or no tiles, no crash
     assert detector.backend == backend and len(found) <= 5
+    if detector.stages is not None:  # a two-stage model has no single head output to hand out
+        with pytest.raises(ValueError, match="two-stage"):
+            detector.raw_output(np.zeros((1, 3, detector.imgsz, detector.imgsz), np.float32))
 
 
 def test_pytorch_weights_carry_the_class_names(meta):

@@ -233,8 +233,15 @@ class TileDetector:
         self.backend = backend
         self._network = _LOADERS[backend](self.model_dir)
 
+    @property
+    def stages(self):
+        """A two-stage model's networks (vision.twostage.backend.TwoStageNetworks: find_tiles, classify); else None."""
+        return self._two_stage
+
     def raw_output(self, tensor: np.ndarray) -> np.ndarray:
         """The network's head output for a (1, 3, imgsz, imgsz) input, checked against the class count."""
+        if self._two_stage is not None:
+            raise ValueError(f"{self.model_dir} is a two-stage model: time or call its stages (TileDetector.stages)")
         output = np.asarray(self._network(tensor), dtype=np.float32)
         if output.ndim != 3 or output.shape[1] != 4 + len(self.classes):
             raise ValueError(
