@@ -143,6 +143,25 @@ CODES: dict[str, Pair] = {
     "option_not_json": ("这个选项要写成 JSON，如 {\"大对子+天胡\": 9}", "the option is not valid JSON, "
                         "e.g. {\"大对子+天胡\": 9}"),
     "option_bad_value": ("选项的值不对（番数表的特别值：牌型名 → 整数）", "an option has a value it cannot take"),
+    # a label not saved or not read (mjsnap.labels.LabelError.code; the label page's table rows)
+    "bad_label_name": ("标注名不合规：只能用字母、数字、_ . -（不以 . 开头，不含 ..）",
+                       "the label name may hold letters, digits, '_', '.', '-' only (no leading dot, no '..')"),
+    "bad_class_id": ("牌的类别编号不对", "the tile class id is not one of the classes"),
+    "no_tile_class": ("请为这个框选择牌", "choose a tile for the box"),
+    "bad_box_numbers": ("框要有四个数：x1 y1 x2 y2", "a box needs four numbers x1 y1 x2 y2"),
+    "box_without_area": ("框没有面积：x2 要大于 x1，y2 要大于 y1", "the box has no area: x2 must exceed x1, y2 "
+                         "exceed y1"),
+    "box_outside_image": ("框在照片外面", "the box lies outside the photo"),
+    "image_without_pixels": ("照片没有像素", "the photo has no pixels"),
+    "bad_label_line": ("标注文件有一行格式不对（应为：类别 x y 宽 高）", "a label line is not 'class xc yc w h'"),
+    "other_class_names": ("这个数据集文件夹用的是别的牌类别：请换一个文件夹保存",
+                          "the dataset folder lists other classes: save into another folder"),
+    "bad_split": ("没有这个数据集分组（训练集、验证集、待复核）", "the split is not train, val or review"),
+    "outside_dataset": ("路径指向数据集文件夹以外（符号链接？）：没有保存", "the path leads outside the dataset folder"),
+    "labelled_twice": ("同一张照片在训练集和验证集里都有标注：请先修复", "a photo is labelled in both train and val: "
+                       "run repair"),
+    "label_without_image": ("有标注没有对应的照片", "a label has no image"),
+    "label_file_error": ("标注文件读写失败（权限、磁盘空间或文件损坏）", "a label file could not be read or written"),
     # the scorer's warnings: accepted, but worth a look
     "chow_in_108": ("108 张玩法不能吃，这手牌有吃（照算）", "an exposed chow in the 108-tile game, where 吃 is not "
                     "allowed (accepted)"),

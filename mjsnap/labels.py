@@ -37,7 +37,15 @@ _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 
 
 class LabelError(ValueError):
-    """A label that cannot be saved as asked (bad name, bad box, a dataset with other class names)."""
+    """A label that cannot be saved or read as asked (bad name, bad box, a dataset with other class names).
+
+    ``code`` is stable (the app shows it in the page's language, mjsnap.i18n_catalogue); the message, for the
+    CLI and the logs, names the very box, line or path; ``box`` is the 1-based table row a page's box came from."""
+
+    def __init__(self, message: str, code: str, box: int | None = None):
+        super().__init__(message)
+        self.code = code
+        self.box = box
 
 
 @dataclass(frozen=True)
@@ -49,12 +57,12 @@ class LabelBox:
 
     def __post_init__(self) -> None:
         if not isinstance(self.cls, (int, np.integer)) or not 0 <= int(self.cls) < len(CLASS_NAMES):
-            raise LabelError(f"class id {self.cls!r} is not one of the {len(CLASS_NAMES)} classes")
+            raise LabelError(f"class id {self.cls!r} is not one of the {len(CLASS_NAMES)} classes", "bad_class_id")
         box = tuple(float(v) for v in self.box)
         if len(box) != 4 or not all(np.isfinite(box)):
-            raise LabelError(f"box {self.box!r} needs four finite numbers x1 y1 x2 y2")
+            raise LabelError(f"box {self.box!r} needs four finite numbers x1 y1 x2 y2", "bad_box_numbers")
         if box[2] <= box[0] or box[3] <= box[1]:
-            raise LabelError(f"box {box} has no area (x2 must exceed x1 and y2 exceed y1)")
+            raise LabelError(f"box {box} has no area (x2 must exceed x1 and y2 exceed y1)", "box_without_area")
         object.__setattr__(self, "cls", int(self.cls))
         object.__setattr__(self, "box", box)
 
@@ -72,7 +80,8 @@ def safe_name(name: str) -> str:
     """``name`` if it is a plain file stem (letters, digits, ``_ . -``; no leading dot; at most 100); else LabelError."""
     if not isinstance(name, str) or not _NAME_PATTERN.fullmatch(name) or ".." in name:
         raise LabelError(
-            f"label name {name!r} is not allowed: use letters, digits, '_', '.', '-' (no leading dot, no '..')"
+            f"label name {name!r} is not allowed: use letters, digits, '_', '.', '-' (no leading dot, no '..')",
+            "bad_label_name",
         )
     return name
 
@@ -80,14 +89,15 @@ def safe_name(name: str) -> str:
 def yolo_lines(boxes: Sequence[LabelBox], width: int, height: int) -> list[str]:
     """YOLO text lines for boxes in a ``width`` x ``height`` image; boxes are clipped to the image."""
     if width <= 0 or height <= 0:
-        raise LabelError(f"image size {width}x{height} has no pixels")
+        raise LabelError(f"image size {width}x{height} has no pixels", "image_without_pixels")
     lines = []
     for item in boxes:
         x1, y1, x2, y2 = item.box
         x1, x2 = min(max(x1, 0.0), width), min(max(x2, 0.0), width)
         y1, y2 = min(max(y1, 0.0), height), min(max(y2, 0.0), height)
         if x2 <= x1 or y2 <= y1:
-            raise LabelError(f"box {item.box} of class {CLASS_NAMES[item.cls]} lies outside the {width}x{height} image")
+            raise LabelError(f"box {item.box} of class {CLASS_NAMES[item.cls]} lies outside the {width}x{height} image",
+                             "box_outside_image")
         xc, yc = (x1 + x2) / 2 / width, (y1 + y2) / 2 / height
         w, h = (x2 - x1) / width, (y2 - y1) / height
         lines.append(f"{item.cls} {xc:.6f} {yc:.6f} {w:.6f} {h:.6f}")
@@ -105,7 +115,7 @@ def parse_yolo_lines(text: str, width: int, height: int) -> list[LabelBox]:
             cls = int(parts[0])
             xc, yc, w, h = (float(v) for v in parts[1:])
         except (ValueError, IndexError):
-            raise LabelError(f"label line {number} {line!r} is not 'class xc yc w h'") from None
+            raise LabelError(f"label line {number} {line!r} is not 'class xc yc w h'", "bad_label_line") from None
         box = ((xc - w / 2) * width, (yc - h / 2) * height, (xc + w / 2) * width, (yc + h / 2) * height)
         boxes.append(LabelBox(cls, box))
     return boxes
@@ -191,7 +201,8 @@ class LabelDataset:
             if names != list(CLASS_NAMES):
                 raise LabelError(
                     f"{yaml_path} lists classes {names} but mjsnap labels use {list(CLASS_NAMES)}: "
-                    "save corrections into another folder"
+                    "save corrections into another folder",
+                    "other_class_names",
                 )
         else:
             write_atomic(yaml_path, data_yaml_text().encode("utf-8"))
@@ -238,7 +249,7 @@ class LabelDataset:
 
     def _split(self, split: str) -> str:
         if split not in SPLITS:
-            raise LabelError(f"split {split!r} is not one of {', '.join(SPLITS)}")
+            raise LabelError(f"split {split!r} is not one of {', '.join(SPLITS)}", "bad_split")
         return split
 
     def _inside(self, path: Path) -> Path:
@@ -246,5 +257,5 @@ class LabelDataset:
         root = self.root.resolve()
         resolved = path.resolve()
         if resolved != root and not resolved.is_relative_to(root):
-            raise LabelError(f"{path} resolves to {resolved}, outside the dataset folder {root}")
+            raise LabelError(f"{path} resolves to {resolved}, outside the dataset folder {root}", "outside_dataset")
         return path

@@ -69,24 +69,29 @@ def test_sample_photo_flow(model, labels):
     assert not labels.exists()  # nothing is saved until a person corrects something
 
 
-def test_upload_correct_and_the_label_is_saved(model, labels):
-    at = upload(SAMPLE.read_bytes(), "IMG_0001.JPG", "image/jpeg")
-    assert_read(at)
+def correct_a_tile(at: AppTest) -> tuple[int, int]:
+    """Give the first tile with a box another face; the number of boxed tiles and the new face."""
     draft = at.session_state["draft"]
     boxed = [t for t in draft.tiles if t.box is not None and t.box[2] > t.box[0] and t.box[3] > t.box[1]]
     assert boxed, "the model found no tile in the sample photo"
-    first = draft.tiles.index(boxed[0])
     new_kind = 33 if boxed[0].kind != 33 else 27
-    at.button(key=f"tile-{first}").click()
+    at.button(key=f"tile-{draft.tiles.index(boxed[0])}").click()
     run(at)
     at.button(key=f"pick-{new_kind}").click()
     run(at)
+    return len(boxed), new_kind
+
+
+def test_upload_correct_and_the_label_is_saved(model, labels):
+    at = upload(SAMPLE.read_bytes(), "IMG_0001.JPG", "image/jpeg")
+    assert_read(at)
+    n_boxed, new_kind = correct_a_tile(at)
     photo_id = at.session_state["photo"].photo_id
     dataset = LabelDataset(labels)
     assert (labels / DATA_YAML).is_file()
     assert dataset.find(f"app_{photo_id}") == "train"
     saved = dataset.load(f"app_{photo_id}", "train")
-    assert len(saved) == len(boxed)
+    assert len(saved) == n_boxed
     assert new_kind in [b.cls for b in saved]
     assert any("已保存为训练标注" in c.value for c in at.caption)
     # a tile the photo missed has no box: the label moves to review until a person draws it
@@ -99,6 +104,18 @@ def test_upload_correct_and_the_label_is_saved(model, labels):
     assert any("手动加上的 1 张牌（橙框）" in w.value and "images/review" in w.value for w in at.warning)
     added = at.session_state["draft"].unboxed
     assert frame_of(at.session_state["draft"], at.session_state["origin"], added[0], None, True) == "added"
+
+
+def test_a_label_that_cannot_be_saved_says_why_in_the_page_language(model, labels):
+    labels.mkdir()
+    (labels / DATA_YAML).write_text("names: [tile]\n")  # another project's dataset: not mixed into
+    at = upload(SAMPLE.read_bytes(), "IMG_0002.JPG", "image/jpeg")
+    correct_a_tile(at)
+    assert "标注没有保存：这个数据集文件夹用的是别的牌类别：请换一个文件夹保存" in [w.value for w in at.warning]
+    at.radio(key="lang").set_value("en")
+    run(at)
+    assert any(w.value.startswith(f"The label was not saved: {labels / DATA_YAML} lists classes")
+               and w.value.endswith("save corrections into another folder") for w in at.warning)
 
 
 def _jpeg_rotated(data: bytes) -> bytes:

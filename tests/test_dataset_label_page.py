@@ -13,10 +13,12 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from app_texts import assert_no_english  # noqa: E402
 from dataset_fixtures import photo  # noqa: E402
 from mjsnap.app import label_page  # noqa: E402
+from mjsnap.app.i18n import label_problem  # noqa: E402
 from mjsnap.labels import LabelBox, LabelDataset, LabelError  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
+GOOD_ROW = {"cls": "5p", "x1": 1, "y1": 1, "x2": 9, "y2": 9}
 
 
 @pytest.fixture
@@ -46,14 +48,26 @@ def test_list_photos_skips_other_files(photos):
 
 
 @pytest.mark.parametrize(
-    "rows, error",
-    [([{"cls": "joker", "x1": 1, "y1": 1, "x2": 5, "y2": 5}], "choose a tile class"),
-     ([{"cls": "1m", "x1": 5, "y1": 1, "x2": 5, "y2": 5}], "no area"),
-     ([{"cls": "1m", "x1": None, "y1": 1, "x2": 5, "y2": 5}], "box 1")],
+    "rows, error, code, zh",
+    [([{"cls": "joker", "x1": 1, "y1": 1, "x2": 5, "y2": 5}], "box 1: choose a tile class", "no_tile_class",
+      "第 1 个框：请为这个框选择牌"),
+     ([GOOD_ROW, {"cls": "1m", "x1": 5, "y1": 1, "x2": 5, "y2": 5}], "box 2: .* no area", "box_without_area",
+      "第 2 个框：框没有面积：x2 要大于 x1，y2 要大于 y1"),
+     ([{"cls": "1m", "x1": None, "y1": 1, "x2": 5, "y2": 5}], "box 1", "bad_box_numbers",
+      "第 1 个框：框要有四个数：x1 y1 x2 y2")],
 )
-def test_bad_rows_are_refused_with_the_row_named(rows, error):
-    with pytest.raises(LabelError, match=error):
+def test_bad_rows_are_refused_with_the_row_named_in_either_language(rows, error, code, zh):
+    with pytest.raises(LabelError, match=error) as refused:
         label_page.boxes_from_rows(rows)
+    assert (refused.value.code, refused.value.box) == (code, len(rows))
+    assert label_problem(refused.value, "zh") == zh
+    assert label_problem(refused.value, "en") == str(refused.value)
+
+
+def test_a_file_error_names_the_file_in_chinese():
+    error = PermissionError(13, "Permission denied", "/data/labels/train/p.txt")
+    assert label_problem(error, "zh") == "标注文件读写失败（权限、磁盘空间或文件损坏）：/data/labels/train/p.txt"
+    assert label_problem(error, "en") == str(error)
 
 
 def test_done_keeps_a_val_photo_in_val(tmp_path, photos):
@@ -117,6 +131,8 @@ def test_a_damaged_saved_label_is_said_and_replaced(tmp_path, monkeypatch, photo
     dataset.label_path("hand_1", "train").write_text("garbage line\n")
     rows, note = label_page.initial_rows(dataset, "hand_1", photos / "hand 1.jpg", "en")
     assert rows == [] and "is not 'class xc yc w h'" in note and "no model" in note
+    _, note = label_page.initial_rows(dataset, "hand_1", photos / "hand 1.jpg", "zh")
+    assert note.startswith(f"{dataset.label_path('hand_1', 'train')} 已损坏：标注文件有一行格式不对")
 
 
 def test_the_chinese_label_page_says_nothing_in_english(tmp_path, monkeypatch):
@@ -134,4 +150,8 @@ def test_the_chinese_label_page_says_nothing_in_english(tmp_path, monkeypatch):
     at.button(key="lp_later").click().run()
     assert not at.exception, at.exception
     assert at.success[0].value.startswith("已保存：")
+    assert_no_english(at)
+    (tmp_path / "labels" / "data.yaml").write_text("names: [tile]\n")  # another project's dataset
+    at.button(key="lp_later").click().run()
+    assert at.error[0].value == "没有保存：这个数据集文件夹用的是别的牌类别：请换一个文件夹保存"
     assert_no_english(at)

@@ -27,13 +27,16 @@ from scoring.scorer import parse_hand, score
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the app's reasons and warnings come from: the scorer (not 偎麻雀, which has its own page), the photo
-# reader, and the app itself (its draft of the hand, the ledger's refusals, the codes it names to ``explain``).
+# reader, the label files, and the app itself (its draft of the hand, the ledger's refusals, the label page's
+# table rows, the codes it names to ``explain``).
 CODE_SOURCES = [
     *(p for p in (ROOT / "scoring").rglob("*.py") if "weimaque" not in p.parts),
     *(ROOT / "vision" / "normalize").glob("*.py"),
+    ROOT / "mjsnap" / "labels.py",
+    ROOT / "mjsnap" / "dataset" / "split.py",
     *(ROOT / "mjsnap" / "app").glob("*.py"),
 ]
-CODE_CALLS = {"NotAllowed", "HandError", "ReadWarning", "MeldReading", "warn", "LedgerError", "explain"}
+CODE_CALLS = {"NotAllowed", "HandError", "ReadWarning", "MeldReading", "warn", "LedgerError", "LabelError", "explain"}
 WEIMAQUE_SOURCES = list((ROOT / "scoring" / "weimaque").rglob("*.py"))
 WEIMAQUE_CALLS = {"WeimaqueInputError", "NotAWin", "warn"}
 CODE = re.compile(r"[a-z]+(?:_[a-z0-9]+)+")
@@ -83,7 +86,8 @@ def both(pair: tuple[str, str]) -> bool:
 def test_the_code_collector_finds_codes_of_every_kind():
     codes = emitted_codes()
     for code in ("not_a_winning_shape", "invalid_tiles", "chow_in_108", "kong_type_assumed", "face_down_in_hand",
-                 "points_not_balanced", "multi_win_mismatch", "bad_ledger_value", "option_not_json", "csv_not_utf8"):
+                 "points_not_balanced", "multi_win_mismatch", "bad_ledger_value", "option_not_json", "csv_not_utf8",
+                 "bad_label_name", "outside_dataset", "bad_label_line", "no_tile_class", "label_file_error"):
         assert code in codes
 
 

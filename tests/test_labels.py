@@ -79,8 +79,9 @@ def test_a_photo_with_no_tiles_is_an_empty_label(tmp_path):
     "name", ["../escape", "/etc/passwd", ".hidden", "a/b", "a\\b", "", "x" * 101, "ok..no", "名字", "a b"]
 )
 def test_names_that_could_escape_or_hide_are_refused(tmp_path, name):
-    with pytest.raises(LabelError, match="not allowed"):
+    with pytest.raises(LabelError, match="not allowed") as refused:
         LabelDataset(tmp_path).save(name, _image(), BOXES)
+    assert refused.value.code == "bad_label_name"
     assert not any(p.is_file() for p in tmp_path.rglob("*") if p.name != DATA_YAML)
 
 
@@ -95,8 +96,9 @@ def test_a_symlinked_split_folder_pointing_outside_is_refused(tmp_path):
     root = tmp_path / "ds"
     (root / "images").mkdir(parents=True)
     (root / "images" / "train").symlink_to(outside, target_is_directory=True)
-    with pytest.raises(LabelError, match="outside the dataset folder"):
+    with pytest.raises(LabelError, match="outside the dataset folder") as refused:
         LabelDataset(root).save("p", _image(), BOXES)
+    assert refused.value.code == "outside_dataset"
     assert list(outside.iterdir()) == []
 
 
@@ -118,8 +120,9 @@ def test_a_crash_while_writing_leaves_no_half_label(tmp_path, monkeypatch):
 
 def test_existing_dataset_with_other_classes_is_not_mixed_into(tmp_path):
     (tmp_path / DATA_YAML).write_text("train: images/train\nval: images/val\nnames:\n  0: tile\n  1: other\n")
-    with pytest.raises(LabelError, match="lists classes"):
+    with pytest.raises(LabelError, match="lists classes") as refused:
         LabelDataset(tmp_path).save("p", _image(), BOXES)
+    assert refused.value.code == "other_class_names"
 
 
 def test_existing_dataset_in_block_form_with_our_classes_is_reused(tmp_path):
@@ -130,29 +133,45 @@ def test_existing_dataset_in_block_form_with_our_classes_is_reused(tmp_path):
 
 
 @pytest.mark.parametrize(
-    ("cls", "box", "message"),
+    ("cls", "box", "message", "code"),
     [
-        (36, (0, 0, 1, 1), "class id"),
-        (-1, (0, 0, 1, 1), "class id"),
-        (0, (5, 5, 5, 9), "no area"),
-        (0, (5, 9, 8, 2), "no area"),
-        (0, (0, 0, float("nan"), 1), "finite"),
+        (36, (0, 0, 1, 1), "class id", "bad_class_id"),
+        (-1, (0, 0, 1, 1), "class id", "bad_class_id"),
+        (0, (5, 5, 5, 9), "no area", "box_without_area"),
+        (0, (5, 9, 8, 2), "no area", "box_without_area"),
+        (0, (0, 0, float("nan"), 1), "finite", "bad_box_numbers"),
     ],
 )
-def test_bad_boxes_are_refused(cls, box, message):
-    with pytest.raises(LabelError, match=message):
+def test_bad_boxes_are_refused(cls, box, message, code):
+    with pytest.raises(LabelError, match=message) as refused:
         LabelBox(cls, box)
+    assert refused.value.code == code and refused.value.box is None
 
 
 def test_boxes_are_clipped_to_the_image_and_outside_ones_refused():
     assert yolo_lines([LabelBox(1, (-10, -10, 50, 50))], 100, 100) == ["1 0.250000 0.250000 0.500000 0.500000"]
-    with pytest.raises(LabelError, match="outside"):
+    with pytest.raises(LabelError, match="outside") as refused:
         yolo_lines([LabelBox(1, (120, 0, 150, 50))], 100, 100)
+    assert refused.value.code == "box_outside_image"
 
 
 def test_bad_label_lines_name_the_line():
-    with pytest.raises(LabelError, match="line 2"):
+    with pytest.raises(LabelError, match="line 2") as refused:
         parse_yolo_lines("0 0.5 0.5 0.1 0.1\n0 0.5 zero 0.1 0.1\n", 100, 100)
+    assert refused.value.code == "bad_label_line"
+
+
+@pytest.mark.parametrize("split", ["test", "../train"])
+def test_unknown_splits_are_refused(tmp_path, split):
+    with pytest.raises(LabelError, match="not one of") as refused:
+        LabelDataset(tmp_path).label_path("p", split)
+    assert refused.value.code == "bad_split"
+
+
+def test_an_image_without_pixels_is_refused():
+    with pytest.raises(LabelError, match="no pixels") as refused:
+        yolo_lines(BOXES, 0, 100)
+    assert refused.value.code == "image_without_pixels"
 
 
 def test_ultralytics_reads_the_dataset(tmp_path):

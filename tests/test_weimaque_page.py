@@ -87,9 +87,10 @@ def test_a_chinese_page_says_everything_in_chinese():
     page.selectbox(key="wmq-win").set_value(-1)  # no winning card: a warning
     page.checkbox(key="wmq-sqs").check()  # 手牵手 without a house value: a decision and a warning
     rerun(page)
-    assert page.caption[-1].value == ("注意: 手牵手原文暂不明：不计（可在规则选择里设自定息数）; "
+    assert page.caption[-1].value == ("注意：手牵手原文暂不明：不计（可在规则选择里设自定息数）；"
                                       "没有指定揭牌：单吊和背靠背没有检查")
-    assert any(c.value == "规则选择: 手牵手 自定息数（0 = 不算）: 不算" for c in page.caption)
+    assert any(c.value == "规则选择：手牵手 自定息数（0 = 不算）：不算" for c in page.caption)
+    assert any(c.value.startswith("硬息：") for c in page.caption)
     assert list(page.dataframe[0].value.iloc[:3, 3]) == ["碰出的三张", "四张一样的牌都在手里", "自己摸齐的三张"]
     assert_no_english(page)
     page.toggle(key="wmq-use-text").set_value(True)

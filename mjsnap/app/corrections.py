@@ -40,7 +40,7 @@ def save_current() -> None:
             split="review" if needs_review else "train",
         )
     except (LabelError, OSError) as exc:
-        st.session_state.label_error = str(exc)
+        st.session_state.label_error = exc  # shown in the page's language (i18n.label_problem)
         st.session_state.saved_label = None
         return
     st.session_state.saved_label = (str(saved.label), needs_review)

@@ -11,7 +11,7 @@ import streamlit as st
 
 from mjsnap.app import corrections, state
 from mjsnap.app.draft import Draft
-from mjsnap.app.i18n import MELD_NAMES, pick, tile_name
+from mjsnap.app.i18n import MELD_NAMES, label_problem, pick, tile_name
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from scoring.hand import MeldType
 from scoring.tiles import BACK, CLASS_NAMES
@@ -135,4 +135,4 @@ def show(t, lang: str) -> None:
         if review:
             st.warning(t("label_review", n=len(draft.unboxed), folder=corrections.labels_dir() / "images" / "review"))
     if st.session_state.label_error:
-        st.warning(t("label_failed", detail=st.session_state.label_error))
+        st.warning(t("label_failed", detail=label_problem(st.session_state.label_error, lang)))

@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from mjsnap.app.ledger import LedgerError
 from mjsnap.i18n_catalogue import explain, pick
+from mjsnap.labels import LabelError
 from scoring.tiles import EN_NAMES, N_KINDS, ZH_NAMES
 
 LANGS = ("zh", "en")
@@ -189,6 +190,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lp_progress": ("已完成 {done} / {total}", "{done} of {total} done"),
     "lp_from_saved": ("已保存的标注（{split}）", "saved label ({split})"),
     "lp_from_model": ("模型 {version} 的预标注，请检查", "pre-labelled by model {version}: check every box"),
+    "lp_box_problem": ("第 {n} 个框：{detail}", "box {n}: {detail}"),
+    "lp_damaged": ("{path} 已损坏：{detail}", "{path}: {detail}"),
     "lp_no_model": ("没有模型，从空白开始", "no model, starting empty: {detail}"),
     "lp_tile": ("牌", "tile"),
     "lp_box": ("框", "Box"),
@@ -221,6 +224,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wmq_mixed": ("大小绞牌（一一壹）算一句", "mixed 大小 句 (一一壹)"),
     "wmq_sqs_xi": ("手牵手 自定息数（0 = 不算）", "手牵手 house value (0 = not scored)"),
     "wmq_bad_hand": ("手牌有误：{detail}", "The hand is not valid: {detail}"),
+    "wmq_line": ("{label}：{text}", "{label}: {text}"),  # a caption's heading and its text, full-width in 中文
+    "wmq_sep": ("；", "; "),
     "wmq_at": ("{detail}：“{token}”", "{detail}: “{token}”"),
     "wmq_total": ("总息 {total}", "Total 息: {total}"),
     "wmq_hard": ("硬息", "hard 息"),
@@ -314,3 +319,13 @@ def ledger_problem(exc: LedgerError, lang: str) -> str:
     """Why the ledger refused, in the page language (the CSV line first, where there is one)."""
     text = explain(exc.code, lang, exc.detail)
     return tr(lang)("csv_line", line=exc.line, detail=text) if exc.line is not None else text
+
+
+def label_problem(exc: LabelError | OSError, lang: str) -> str:
+    """Why a label was not saved or read, in the page language: mjsnap.labels' message in English (it names the
+    box, line or path), the code's sentence in Chinese, after the table row or the file it concerns."""
+    if isinstance(exc, LabelError):
+        text = explain(exc.code, lang, str(exc))
+        return tr(lang)("lp_box_problem", n=exc.box, detail=text) if exc.box is not None and lang != "en" else text
+    text = explain("label_file_error", lang, str(exc))
+    return f"{text}：{exc.filename}" if exc.filename and lang != "en" else text

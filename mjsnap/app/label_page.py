@@ -14,7 +14,7 @@ import streamlit as st
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from mjsnap.app import corrections, recognize
-from mjsnap.app.i18n import SPLIT_NAMES, pick, tile_name, tr
+from mjsnap.app.i18n import SPLIT_NAMES, label_problem, pick, tile_name, tr
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from mjsnap.dataset.importers import IMAGE_SUFFIXES, dataset_name
 from mjsnap.labels import LabelBox, LabelDataset, LabelError
@@ -49,12 +49,12 @@ def boxes_from_rows(rows: list[dict]) -> list[LabelBox]:
     boxes = []
     for number, row in enumerate(rows, start=1):
         if row.get("cls") not in CLASS_NAMES:
-            raise LabelError(f"box {number}: choose a tile class (got {row.get('cls')!r})")
+            raise LabelError(f"box {number}: choose a tile class (got {row.get('cls')!r})", "no_tile_class", number)
         try:
             box = tuple(float(row[k]) for k in COLUMNS[1:])
             boxes.append(LabelBox(CLASS_NAMES.index(row["cls"]), box))
         except (TypeError, ValueError, KeyError) as exc:
-            raise LabelError(f"box {number}: {exc}") from None
+            raise LabelError(f"box {number}: {exc}", getattr(exc, "code", "bad_box_numbers"), number) from None
     return boxes
 
 
@@ -66,7 +66,7 @@ def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tup
         try:
             return rows_from_boxes(dataset.load(name, split)), t("lp_from_saved", split=pick(SPLIT_NAMES[split], lang))
         except (LabelError, OSError) as exc:  # a damaged label: start over from the model, and say so
-            broken = f"{dataset.label_path(name, split)}: {exc}"
+            broken = t("lp_damaged", path=dataset.label_path(name, split), detail=label_problem(exc, lang))
     else:
         broken = None
     try:
@@ -150,7 +150,7 @@ def _save(dataset: LabelDataset, name: str, path: Path, done: bool, count: int) 
     try:
         saved = save_photo(dataset, name, path, lp["rows"][name], done)
     except (LabelError, OSError) as exc:
-        lp["saved"] = ("error", str(exc))
+        lp["saved"] = ("error", exc)  # shown in the language of the page when it is shown
         return
     lp["saved"] = ("ok", str(saved.label))
     if done:
@@ -220,6 +220,6 @@ def show(t, lang: str) -> None:
         kind, message = lp["saved"]
         if kind == "ok":
             st.success(t("lp_saved", path=message))
-        else:  # mjsnap.labels says what is wrong with the box in English; the headline is in the page language
-            st.error(t("lp_not_saved", detail=message))
+        else:
+            st.error(t("lp_not_saved", detail=label_problem(message, lang)))
 

@@ -99,7 +99,7 @@ def decision_text(text: str, t, lang: str) -> str:
         choice = pick(XI_ORDERS[value], lang)
     else:
         choice = t(SWITCH_VALUES[value]) if value in SWITCH_VALUES else value
-    return f"{t(SWITCH_LABELS[key])}: {choice}"
+    return t("wmq_line", label=t(SWITCH_LABELS[key]), text=choice)
 
 
 def input_problem(exc: WeimaqueInputError, t, lang: str) -> str:
@@ -123,12 +123,13 @@ def show_result(result: WeimaqueResult, t, lang: str) -> None:
                 for item in result.items]
         st.dataframe(rows, hide_index=True)
     if result.hard_xi is not None:
-        st.caption(f"{t('wmq_hard')}: {result.hard_xi}")
+        st.caption(t("wmq_line", label=t("wmq_hard"), text=result.hard_xi))
     if result.decisions:
-        st.caption(f"{t('wmq_decisions')}: {'; '.join(decision_text(d, t, lang) for d in result.decisions)}")
+        decisions = t("wmq_sep").join(decision_text(d, t, lang) for d in result.decisions)
+        st.caption(t("wmq_line", label=t("wmq_decisions"), text=decisions))
     if result.warnings:
         notes = (explain(code, lang, text, WEIMAQUE_CODES) for code, text in zip(result.warning_codes, result.warnings))
-        st.caption(f"{t('wmq_warnings')}: {'; '.join(notes)}")
+        st.caption(t("wmq_line", label=t("wmq_warnings"), text=t("wmq_sep").join(notes)))
     st.info(t("wmq_settlement"))
 
 

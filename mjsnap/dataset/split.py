@@ -40,7 +40,9 @@ def labelled_photos(dataset: LabelDataset) -> dict[str, str]:
         folder = dataset.root / "labels" / split
         for label in sorted(folder.glob("*.txt")) if folder.is_dir() else []:
             if label.stem in found:
-                raise LabelError(f"{label.stem} is labelled in both {found[label.stem]} and {split}: run repair")
+                raise LabelError(
+                    f"{label.stem} is labelled in both {found[label.stem]} and {split}: run repair", "labelled_twice"
+                )
             found[label.stem] = split
     return found
 
@@ -115,7 +117,7 @@ def split_dataset(
     for name, split in current.items():
         image = dataset.image_path(name, split)
         if not image.is_file():
-            raise LabelError(f"{dataset.label_path(name, split)} has no image {image.name}")
+            raise LabelError(f"{dataset.label_path(name, split)} has no image {image.name}", "label_without_image")
         hashes.append(hash_photo(image, name))
     clusters = cluster(hashes, max_distance)
     plan = plan_split(clusters, val_fraction, seed)
