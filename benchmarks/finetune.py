@@ -164,9 +164,9 @@ def markdown(report: dict) -> str:
               + "; ".join(f"{n} {_reached(s['classifier_reached'], 'budget')}" for n, s in starts_.items()) + ".",
               "", "Reading these figures: wall seconds count from each run's start, setup included (the first run also "
               "pays the process's warm-up), on a machine other work shares, so epochs to the target compare the "
-              "starts better than seconds do. The shipped model chose its checkpoints on cmd val (the detector's "
-              "best epoch, the classifier's on cmd val crops), so on these photos it starts out better than it would "
-              "on a club's own tiles."]
+              "starts better than seconds do. These photos come from cmd val: the shipped model never trained on them, "
+              "but it was promoted for its cmd val figures and was trained on photos of the same tile sets (cmd "
+              "train), so it starts out far better here than it would on a club's own tiles."]
     return "\n".join(lines) + "\n"
 
 
