@@ -180,6 +180,20 @@ def available_backends(model_dir: Path) -> list[str]:
     return [name for name in BACKENDS if all((folder / _FILES[name]).exists() for folder in folders)]
 
 
+def choose_backend(model_dir: Path, requested: str = "auto") -> str:
+    """``requested``, checked, or for "auto" the fastest backend ``model_dir`` has (both stages, for two-stage)."""
+    if requested != "auto":
+        if requested not in BACKENDS:
+            raise ValueError(f"unknown backend {requested!r}; choose one of auto, {', '.join(BACKENDS)}")
+        return requested
+    present = available_backends(model_dir)
+    if not present:
+        two_stage = all((Path(model_dir) / stage).is_dir() for stage in ("detector", "classifier"))
+        what = "detector/ and classifier/ share no model format" if two_stage else f"none of {', '.join(_FILES.values())} is present"
+        raise ModelNotFoundError(f"{model_dir}: {what}")
+    return present[0]
+
+
 def read_meta(model_dir: Path) -> dict:
     """meta.json of a model directory, checked against the class list mjsnap uses."""
     model_dir = Path(model_dir)
@@ -223,15 +237,8 @@ class TileDetector:
             self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou)
             self.backend = self._two_stage.backend
             return
-        present = available_backends(self.model_dir)
-        if backend == "auto":
-            if not present:
-                raise ModelNotFoundError(f"{self.model_dir}: none of {', '.join(_FILES.values())} is present")
-            backend = present[0]
-        elif backend not in BACKENDS:
-            raise ValueError(f"unknown backend {backend!r}; choose one of auto, {', '.join(BACKENDS)}")
-        self.backend = backend
-        self._network = _LOADERS[backend](self.model_dir)
+        self.backend = choose_backend(self.model_dir, backend)
+        self._network = _LOADERS[self.backend](self.model_dir)
 
     @property
     def stages(self):

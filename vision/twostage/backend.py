@@ -41,25 +41,18 @@ class TwoStageNetworks:
     """Both networks of a two-stage model directory in one backend; `detect` gives the facade's Detections."""
 
     def __init__(self, model_dir: Path, meta: dict, backend: str, conf: float, iou: float) -> None:
-        from vision.detector import _LOADERS, BACKENDS, ModelNotFoundError, available_backends
+        from vision.detector import _LOADERS, choose_backend
 
         check_two_stage_meta(meta, model_dir)
         self.model_dir = Path(model_dir)
-        present = available_backends(self.model_dir)
-        if backend == "auto":
-            if not present:
-                raise ModelNotFoundError(f"{self.model_dir}: detector/ and classifier/ share no model format")
-            backend = present[0]
-        elif backend not in BACKENDS:
-            raise ValueError(f"unknown backend {backend!r}; choose one of auto, {', '.join(BACKENDS)}")
-        self.backend = backend
+        self.backend = choose_backend(self.model_dir, backend)
         self.detector_imgsz = meta["detector"]["imgsz"]
         self.classifier_imgsz = meta["classifier"]["imgsz"]
         self.batch = meta["classifier"]["batch"]
         self.margin = float(meta["classifier"].get("margin", 0.06))
         self.conf, self.iou = conf, iou
-        self._detector = _LOADERS[backend](self.model_dir / "detector")
-        self._classifier = _LOADERS[backend](self.model_dir / "classifier")
+        self._detector = _LOADERS[self.backend](self.model_dir / "detector")
+        self._classifier = _LOADERS[self.backend](self.model_dir / "classifier")
 
     def find_tiles(self, loaded: LoadedImage) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (xyxy, working-image pixels) and detector confidences, best first."""
