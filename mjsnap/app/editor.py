@@ -43,19 +43,19 @@ def _picked(kind: int) -> None:
 
 def picker(t, lang: str) -> None:
     st.caption(t("pick_face"))
+    tile_buttons(lang, "pick-", lambda kind: CLASS_NAMES[kind], _picked, lambda kind: (kind,))
+
+
+def tile_buttons(lang: str, key: str, label: Callable[[int], str], on_click: Callable, args: Callable[[int], tuple]) -> None:
+    """The 34 faces and `back` as rows of tile pictures, a button under each (the score page's editor and the
+    label page); button `kind` is keyed f"{key}{kind}" and calls on_click(*args(kind))."""
     for row in PICKER_ROWS:
         with st.container(horizontal=True, gap="xsmall", wrap=True):
             for kind in row:
                 with st.container(width=TILE_SIZE[0] + 4, gap=None, horizontal_alignment="center"):
                     st.image(tile_png(kind), width=TILE_SIZE[0])
-                    st.button(
-                        CLASS_NAMES[kind],
-                        key=f"pick-{kind}",
-                        on_click=_picked,
-                        args=(kind,),
-                        help=tile_name(kind, lang),
-                        width="stretch",
-                    )
+                    st.button(label(kind), key=f"{key}{kind}", on_click=on_click, args=args(kind),
+                              help=tile_name(kind, lang), width="stretch")
 
 
 def _actions(draft: Draft, index: int, t) -> None:

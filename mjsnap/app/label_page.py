@@ -14,13 +14,12 @@ import streamlit as st
 from PIL import Image, ImageDraw, ImageFont, ImageOps
 
 from mjsnap.app import corrections, recognize
+from mjsnap.app.editor import tile_buttons
 from mjsnap.app.i18n import SPLIT_NAMES, label_problem, pick, tile_name, tr
-from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from mjsnap.dataset.importers import IMAGE_SUFFIXES, dataset_name
 from mjsnap.labels import LabelBox, LabelDataset, LabelError
 from scoring.tiles import BACK, CLASS_NAMES
 
-PICKER_ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, BACK + 1))
 DISPLAY_SIDE = 1024
 COLUMNS = ("cls", "x1", "y1", "x2", "y2")
 def list_photos(folder: Path) -> list[Path]:
@@ -203,13 +202,8 @@ def show(t, lang: str) -> None:
             st.button(t("lp_delete"), key="lp_delete", on_click=_delete_box, args=(name, selected))
     if selected is not None:
         st.caption(t("lp_pick"))
-        for row in PICKER_ROWS:
-            with st.container(horizontal=True, gap="xsmall", wrap=True):
-                for kind in row:
-                    with st.container(width=TILE_SIZE[0] + 4, gap=None, horizontal_alignment="center"):
-                        st.image(tile_png(kind), width=TILE_SIZE[0])
-                        st.button(picker_label(kind, lang), key=f"lp_pick_{kind}", on_click=_set_class,
-                                  args=(name, selected, kind), help=tile_name(kind, lang), width="stretch")
+        tile_buttons(lang, "lp_pick_", lambda kind: picker_label(kind, lang), _set_class,
+                     lambda kind: (name, selected, kind))
         flower = len(CLASS_NAMES) - 1
         st.button(picker_label(flower, lang), key="lp_pick_flower", on_click=_set_class, args=(name, selected, flower))
     with st.container(horizontal=True):
