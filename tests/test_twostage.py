@@ -143,6 +143,7 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
     )
     meta = json.loads((model_dir / "meta.json").read_text())
     assert meta["design"] == "two_stage" and meta["classes"] == list(CLASS_NAMES)
+    assert meta["classifier"]["half_turn_average"] is True
     from ultralytics import YOLO
 
     names = YOLO(str(model_dir / "classifier" / "model.pt")).names  # classes.txt names, not the crop folders
@@ -171,3 +172,35 @@ def test_available_backends_of_a_two_stage_model_are_those_both_stages_have(tmp_
     assert available_backends(tmp_path) == ["onnxruntime"]
     (tmp_path / "classifier" / "model.pt").touch()
     assert available_backends(tmp_path) == ["onnxruntime", "ultralytics"]
+
+
+def _networks_with_fake_classifier(half_turn_average: bool):
+    """TwoStageNetworks whose classifier says class 0 when a crop is brighter on its left, class 1 otherwise."""
+    from vision.twostage.backend import TwoStageNetworks
+
+    def classifier(tensor: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(tensor), len(CLASS_NAMES)), np.float32)
+        left_brighter = tensor[:, 0, :, 0].mean(1) > tensor[:, 0, :, -1].mean(1)
+        probs[np.arange(len(tensor)), np.where(left_brighter, 0, 1)] = 1
+        return probs
+
+    networks = object.__new__(TwoStageNetworks)
+    networks.model_dir, networks.backend = Path("fake"), "fake"
+    networks.classifier_imgsz, networks.batch, networks.margin = 32, 4, 0.0
+    networks.half_turn_average = half_turn_average
+    networks._classifier = classifier
+    return networks
+
+
+@pytest.mark.parametrize("half_turn_average, expected", [(False, [1.0, 0.0]), (True, [0.5, 0.5])])
+def test_half_turn_average_averages_a_crop_with_its_180_degree_turn(half_turn_average, expected):
+    rgb = np.repeat(np.linspace(255, 0, 40, dtype=np.uint8)[None, :, None], 60, axis=0).repeat(3, axis=2)
+    boxes = np.array([[0, 0, 40, 60]] * 5, np.float32)  # 5 crops: more than one classifier batch either way
+    probs = _networks_with_fake_classifier(half_turn_average).classify(rgb, boxes)
+    assert probs.shape == (5, len(CLASS_NAMES))
+    assert np.allclose(probs[:, :2], expected) and np.allclose(probs.sum(1), 1)
+
+
+def test_no_boxes_classify_to_an_empty_array():
+    probs = _networks_with_fake_classifier(True).classify(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4), np.float32))
+    assert probs.shape == (0, len(CLASS_NAMES))

@@ -8,7 +8,10 @@ one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.det
     detector/   1-class YOLO11n (output (1, 5, anchors))
     classifier/ yolo11n-cls over the 36 classes (output (batch, 36) probabilities)
 
-A detection's class is the classifier's best class and its confidence is detector confidence x classifier
+With classifier.half_turn_average (models from 0.5.0 on), each crop is classified upright and turned 180 degrees and
+the two probability vectors are averaged: the classifier learnt both ways up (tiles lie either way in a photo), and
+the average read more tiles right on cmd val (95.8 -> 96.0 % for 0.4.0, mAP50 0.964 -> 0.968) for one more
+classifier batch. A detection's class is the classifier's best class and its confidence is detector confidence x classifier
 probability. Only boxes whose detector confidence reaches `conf` are classified (at most MAX_CROPS per photo).
 """
 
@@ -50,6 +53,7 @@ class TwoStageNetworks:
         self.classifier_imgsz = meta["classifier"]["imgsz"]
         self.batch = meta["classifier"]["batch"]
         self.margin = float(meta["classifier"].get("margin", 0.06))
+        self.half_turn_average = bool(meta["classifier"].get("half_turn_average", False))
         self.conf, self.iou = conf, iou
         self._detector = _LOADERS[self.backend](self.model_dir / "detector")
         self._classifier = _LOADERS[self.backend](self.model_dir / "classifier")
@@ -71,9 +75,17 @@ class TwoStageNetworks:
 
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 36) class probabilities of the tiles in boxes (pixels of rgb)."""
-        crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, self.margin) for box in boxes]) if len(boxes) else None
-        out = np.zeros((len(boxes), len(CLASS_NAMES)), np.float32)
-        for start in range(0, len(boxes), self.batch):
+        if not len(boxes):
+            return np.zeros((0, len(CLASS_NAMES)), np.float32)
+        crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, self.margin) for box in boxes])
+        if not self.half_turn_average:
+            return self._classify_crops(crops)
+        probs = self._classify_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+        return (probs[: len(boxes)] + probs[len(boxes) :]) / 2
+
+    def _classify_crops(self, crops: np.ndarray) -> np.ndarray:
+        out = np.zeros((len(crops), len(CLASS_NAMES)), np.float32)
+        for start in range(0, len(crops), self.batch):
             chunk = crops[start : start + self.batch]
             batch = np.zeros((self.batch, *chunk.shape[1:]), np.uint8)  # exports have a fixed batch size
             batch[: len(chunk)] = chunk

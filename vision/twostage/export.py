@@ -96,6 +96,8 @@ def export_two_stage(
             "imgsz": classifier_imgsz,
             "batch": CLASSIFIER_BATCH,
             "margin": MARGIN,
+            # its crops were cut both ways up (crops.py), so averaging the 180-degree turn is sound (backend.py)
+            "half_turn_average": True,
             "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
         },
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
