@@ -106,6 +106,28 @@ def test_crop_dataset_has_every_class_in_every_split(boards, tmp_path):
     assert counts["val"] == {class_folder(i): 1 for i in range(len(CLASS_NAMES))}
     crop = Image.open(next((tmp_path / "val" / "05_6m").iterdir()))
     assert crop.size == (32, 32)
+    assert crop.filename.rsplit("/", 1)[1].startswith("s1_")  # the second source's prefix
+    assert json.loads((tmp_path / "sources.json").read_text()) == {
+        "s0_": {"split": "train", "folder": str(boards / "images/train")},
+        "s1_": {"split": "val", "folder": str(boards / "images/val")},
+    }
+
+
+def test_a_val_prefix_no_crop_has_is_refused_with_the_prefixes_there(boards, tmp_path):
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    build_crop_dataset(
+        [CropSource(boards / "images/train", "train", CropSettings(size=32)),
+         CropSource(boards / "images/val", "val", CropSettings(size=32, jitter=0.0, upside_down=0.0))],
+        tmp_path / "crops",
+    )
+    result = CliRunner().invoke(app, ["train-two-stage", "classifier", "--crops", str(tmp_path / "crops"),
+                                      "--val-prefix", "s3_", "--pretrained", "none", "--name", "never"])
+    assert result.exit_code == 2
+    assert "no val crop name starts with 's3_'" in result.output and "s1_" in result.output
+    assert "sources.json" in result.output
 
 
 def test_a_split_missing_a_class_is_refused(boards, tmp_path):

@@ -38,6 +38,8 @@ def crops(
         limited = CropSettings(size=size, jitter=0.0, upside_down=0.0, per_class_limit=extra_val_limit)
         sources += [CropSource(f, "val", limited) for f in val_folders(extra_val, "val")]
     counts = build_crop_dataset(sources, out or TWO_STAGE_DIR / "crops", seed)
+    for n, source in enumerate(sources):  # the prefixes --val-prefix of the classifier command picks from
+        typer.echo(f"s{n}_ {source.split}: {source.folder}")
     typer.echo(json.dumps({split: sum(c.values()) for split, c in counts.items()}))
 
 
@@ -80,7 +82,7 @@ def classifier(
     batch: int = typer.Option(128, min=1),
     pretrained: str = typer.Option("mahjong-detector", help="backbone start: 'mahjong-detector', a local .pt, or 'none'"),
     name: str = typer.Option("classifier"),
-    val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (e.g. s1_)"),
+    val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (a source prefix of CROPS/sources.json, e.g. s4_)"),
     resume: Path = typer.Option(None, help="ultralytics trainer: continue from RUN/weights/last.pt"),
 ) -> None:
     """Train the crop classifier (yolo11n-cls, 36 classes)."""
@@ -94,8 +96,12 @@ def classifier(
     elif trainer == "fast":
         from vision.twostage.fastcls import train_fast_classifier
 
-        folder = train_fast_classifier(crops, TWO_STAGE_DIR / "runs" / name, minutes=minutes, max_epochs=epochs, batch=batch,
-                                       pretrained=_pretrained_start(pretrained), val_name_prefix=val_prefix)
+        try:
+            folder = train_fast_classifier(crops, TWO_STAGE_DIR / "runs" / name, minutes=minutes, max_epochs=epochs,
+                                           batch=batch, pretrained=_pretrained_start(pretrained), val_name_prefix=val_prefix)
+        except (ValueError, FileNotFoundError) as exc:
+            typer.echo(f"mjsnap train-two-stage classifier: {exc}", err=True)
+            raise typer.Exit(2) from None
     elif trainer == "ultralytics":
         folder = train_crop_classifier(crops, epochs, imgsz=imgsz, batch=batch, pretrained=_pretrained_start(pretrained), name=name)
     else:

@@ -8,6 +8,7 @@ No mirroring: a mirrored glyph is not a tile.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -131,12 +132,19 @@ class CropSource:
     settings: CropSettings
 
 
+SOURCES_FILE = "sources.json"  # crop name prefix (s0_, s1_, ...) -> the split and image folder it was cut from
+
+
 def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0) -> dict[str, dict[str, int]]:
     """out_dir/{train,val}/NN_name/*.png from all sources (an ultralytics classify dataset); returns counts per split.
+    Crop names start with their source's prefix, s<n>_ for sources[n]; out_dir/sources.json lists them.
 
     Every class gets a folder in every split, and each split must hold crops of every class: the classifier's class
     index is the folder's sort position, which then equals the class id."""
     totals: dict[str, dict[str, int]] = {}
+    (Path(out_dir)).mkdir(parents=True, exist_ok=True)
+    (Path(out_dir) / SOURCES_FILE).write_text(json.dumps(
+        {f"s{n}_": {"split": source.split, "folder": str(source.folder)} for n, source in enumerate(sources)}, indent=1) + "\n")
     for n, source in enumerate(sources):
         prefix = f"s{n}"
         counts = extract_crops(source.folder, Path(out_dir) / source.split, source.settings, seed + n, prefix)

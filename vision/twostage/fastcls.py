@@ -18,7 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from scoring.tiles import CLASS_NAMES
-from vision.twostage.crops import class_folder, class_id_of_folder
+from vision.twostage.crops import SOURCES_FILE, class_folder, class_id_of_folder
 
 IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 
@@ -139,11 +139,16 @@ def train_fast_classifier(
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
     started = time.time()
-    train_x, train_y, _ = load_split(Path(crops) / "train")
     val_x, val_y, val_names = load_split(Path(crops) / "val")
     if val_name_prefix is not None:
         keep = np.array([n.startswith(val_name_prefix) for n in val_names])
+        if not keep.any():
+            # source numbers follow the order of the crops command's folders, so a prefix goes stale when they change
+            present = sorted({n.split("_", 1)[0] + "_" for n in val_names})
+            raise ValueError(f"no val crop name starts with {val_name_prefix!r}; the val crops start with "
+                             f"{', '.join(present)} (see {Path(crops) / SOURCES_FILE})")
         val_x, val_y = val_x[keep], val_y[keep]
+    train_x, train_y, _ = load_split(Path(crops) / "train")
     model, transferred = build_model(pretrained)
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     out = Path(out)
