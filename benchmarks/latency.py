@@ -146,9 +146,10 @@ def markdown(result: dict) -> str:
         f"load average before/after {result['load_average_before_after']} (the machine may be shared). "
         f"Wall-clock medians of {result['repeats']} runs, p90 and the process's CPU time (both threads) in brackets.",
         "",
-        "A two-stage model's network time is split into its tile detector and its classifier on one batch of crops.",
+        "A two-stage model's network time is split into its tile detector and its classifier on one batch of boxes "
+        "(each box classified upright and turned 180 degrees when meta says half_turn_average: two batches of crops).",
         "",
-        "| backend | imgsz | network ms | tile detector ms | classifier, one batch ms | detect at imgsz ms | 12 MP JPEG end to end ms |",
+        "| backend | imgsz | network ms | tile detector ms | classifier, one batch of boxes ms | detect at imgsz ms | 12 MP JPEG end to end ms |",
         "|---|---|---|---|---|---|---|",
     ]
     keys = ("network", "tile_detector", "classifier_batch", "detect_at_imgsz", "jpeg_12mp_end_to_end")
