@@ -141,13 +141,14 @@ def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0) 
 
     Every class gets a folder in every split, and each split must hold crops of every class: the classifier's class
     index is the folder's sort position, which then equals the class id."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    listing = {f"s{n}_": {"split": source.split, "folder": str(source.folder)} for n, source in enumerate(sources)}
+    (out_dir / SOURCES_FILE).write_text(json.dumps(listing, indent=1) + "\n")
     totals: dict[str, dict[str, int]] = {}
-    (Path(out_dir)).mkdir(parents=True, exist_ok=True)
-    (Path(out_dir) / SOURCES_FILE).write_text(json.dumps(
-        {f"s{n}_": {"split": source.split, "folder": str(source.folder)} for n, source in enumerate(sources)}, indent=1) + "\n")
     for n, source in enumerate(sources):
         prefix = f"s{n}"
-        counts = extract_crops(source.folder, Path(out_dir) / source.split, source.settings, seed + n, prefix)
+        counts = extract_crops(source.folder, out_dir / source.split, source.settings, seed + n, prefix)
         split_totals = totals.setdefault(source.split, {k: 0 for k in counts})
         for key, value in counts.items():
             split_totals[key] += value
