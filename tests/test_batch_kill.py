@@ -26,8 +26,13 @@ TESTS_DIR = Path(__file__).resolve().parent
 FAKE = "batch_fakes:pixel_scorer"
 
 
+# The batch as a terminal starts it, with Ctrl-C live: a runner that launched the tests in the background hands its
+# children SIGINT ignored, and Python then leaves it ignored.
+LAUNCH = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from mjsnap.cli import app; app()"
+
+
 def batch_command(archive: Path, out: Path, *extra: str) -> list[str]:
-    return [sys.executable, "-c", "from mjsnap.cli import app; app()", "batch", str(archive), "--rules", "weinan",
+    return [sys.executable, "-c", LAUNCH, "batch", str(archive), "--rules", "weinan",
             "--out", str(out), "--scorer", FAKE, "--no-progress", *extra]  # fmt: skip
 
 
