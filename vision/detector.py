@@ -22,6 +22,7 @@ from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import ImageSource, LoadedImage, from_pil, read_image
+from vision.twostage.backend import DESIGN, STAGES, TwoStageNetworks
 
 BACKENDS = ("openvino", "onnxruntime", "ultralytics")
 _PAD_VALUE = 114  # ultralytics' letterbox grey
@@ -171,12 +172,16 @@ _LOADERS: dict[str, Callable[[Path], Network]] = {
 _FILES = {"openvino": "model_openvino", "onnxruntime": "model.onnx", "ultralytics": "model.pt"}
 
 
+def _network_folders(model_dir: Path) -> list[Path]:
+    """The folders holding a model's network files: detector/ and classifier/ of a two-stage model, else itself."""
+    stages = [Path(model_dir) / stage for stage in STAGES]
+    return stages if all(folder.is_dir() for folder in stages) else [Path(model_dir)]
+
+
 def available_backends(model_dir: Path) -> list[str]:
     """Backends whose model files exist in ``model_dir`` (in both detector/ and classifier/ of a two-stage model),
     fastest first."""
-    model_dir = Path(model_dir)
-    stages = [model_dir / "detector", model_dir / "classifier"]
-    folders = stages if all(folder.is_dir() for folder in stages) else [model_dir]
+    folders = _network_folders(model_dir)
     return [name for name in BACKENDS if all((folder / _FILES[name]).exists() for folder in folders)]
 
 
@@ -188,7 +193,7 @@ def choose_backend(model_dir: Path, requested: str = "auto") -> str:
         return requested
     present = available_backends(model_dir)
     if not present:
-        two_stage = all((Path(model_dir) / stage).is_dir() for stage in ("detector", "classifier"))
+        two_stage = len(_network_folders(model_dir)) > 1
         what = "detector/ and classifier/ share no model format" if two_stage else f"none of {', '.join(_FILES.values())} is present"
         raise ModelNotFoundError(f"{model_dir}: {what}")
     return present[0]
@@ -231,9 +236,7 @@ class TileDetector:
         self.imgsz: int = meta["imgsz"]
         self.conf, self.iou = conf, iou
         self._two_stage = None
-        if meta.get("design") == "two_stage":  # design (b): tile detector + crop classifier (vision.twostage)
-            from vision.twostage.backend import TwoStageNetworks
-
+        if meta.get("design") == DESIGN:  # design (b): tile detector + crop classifier (vision.twostage)
             self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou)
             self.backend = self._two_stage.backend
             return

@@ -135,12 +135,14 @@ class CropSource:
 SOURCES_FILE = "sources.json"  # crop name prefix (s0_, s1_, ...) -> the split and image folder it was cut from
 
 
-def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0) -> dict[str, dict[str, int]]:
+def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0,
+                       every_class: bool = True) -> dict[str, dict[str, int]]:
     """out_dir/{train,val}/NN_name/*.png from all sources (an ultralytics classify dataset); returns counts per split.
     Crop names start with their source's prefix, s<n>_ for sources[n]; out_dir/sources.json lists them.
 
-    Every class gets a folder in every split, and each split must hold crops of every class: the classifier's class
-    index is the folder's sort position, which then equals the class id."""
+    Every class gets a folder in every split, and with ``every_class`` each split must hold crops of every class:
+    the classifier's class index is the folder's sort position, which then equals the class id. A fine-tune's crops
+    may lack classes (its classifier already knows them: vision.twostage.finetune)."""
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     listing = {f"s{n}_": {"split": source.split, "folder": str(source.folder)} for n, source in enumerate(sources)}
@@ -154,6 +156,6 @@ def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0) 
             split_totals[key] += value
     for split, counts in totals.items():
         empty = [name for name, count in counts.items() if count == 0]
-        if empty:
+        if empty and every_class:
             raise ValueError(f"crop split {split!r} has no crops of {', '.join(empty)}: add a source that has them")
     return totals

@@ -24,7 +24,7 @@ from typing import Any
 from mjsnap.labels import write_atomic
 from scoring.tiles import CLASS_NAMES
 from vision.train import TRAIN_THREADS, WORK_DIR
-from vision.twostage.backend import DESIGN
+from vision.twostage.backend import DESIGN, STAGES
 from vision.twostage.crops import class_folder
 
 RECORD = "finetune.json"
@@ -88,7 +88,7 @@ def base_meta(base: Path) -> dict:
     if not is_two_stage(base):
         raise ValueError(f"{base} is not a two-stage model directory (meta.json design {DESIGN!r})")
     meta = json.loads((Path(base) / "meta.json").read_text(encoding="utf-8"))
-    for stage in ("detector", "classifier"):
+    for stage in STAGES:
         if not (Path(base) / stage / "model.pt").is_file():
             raise FileNotFoundError(f"{base}/{stage}/model.pt is missing: fine-tuning starts from the PyTorch weights")
     return meta
@@ -117,23 +117,17 @@ def finetune_detector(data: Path, run: Path, start: Path | None, epochs: int, *,
 def cut_crops(data: Path, out: Path, size: int, seed: int = 0) -> dict[str, dict[str, int]]:
     """out/{train,val}/NN_name/*.png from the labels of the train and val folders of ``data``; counts per split.
 
-    Unlike `build_crop_dataset` a class may be absent (the fine-tuned classifier already knows every class)."""
+    Unlike `mjsnap train-two-stage crops` a class may be absent (the fine-tuned classifier already knows every class)."""
     from vision.evaluate import val_folders
-    from vision.twostage.crops import CropSettings, extract_crops
+    from vision.twostage.crops import CropSettings, CropSource, build_crop_dataset
 
     settings = {"train": CropSettings(size=size, per_class_limit=PER_CLASS_LIMIT),
                 "val": CropSettings(size=size, jitter=0.0, upside_down=0.0)}
+    sources = [CropSource(folder, split, crop_settings) for split, crop_settings in settings.items()
+               for folder in val_folders(data, split)]
     staging = Path(out).with_name(Path(out).name + ".partial")
     shutil.rmtree(staging, ignore_errors=True)
-    totals: dict[str, dict[str, int]] = {}
-    n = 0
-    for split, crop_settings in settings.items():
-        for folder in val_folders(data, split):
-            counts = extract_crops(folder, staging / split, crop_settings, seed + n, f"s{n}")
-            n += 1
-            split_totals = totals.setdefault(split, dict.fromkeys(counts, 0))
-            for key, value in counts.items():
-                split_totals[key] += value
+    totals = build_crop_dataset(sources, staging, seed, every_class=False)
     for split in settings:
         if not sum(totals.get(split, {}).values()):
             raise ValueError(f"{data}: the {split} labels hold no tiles to cut crops from")
