@@ -226,3 +226,44 @@ def test_half_turn_average_averages_a_crop_with_its_180_degree_turn(half_turn_av
 def test_no_boxes_classify_to_an_empty_array():
     probs = _networks_with_fake_classifier(True).classify(np.zeros((10, 10, 3), np.uint8), np.zeros((0, 4), np.float32))
     assert probs.shape == (0, len(CLASS_NAMES))
+
+
+@pytest.mark.parametrize("name", ["photo", "style"])
+def test_crop_augmentations_keep_shape_and_range_and_follow_the_seed(name):
+    import torch
+
+    from vision.twostage.fastcls import AUGMENTATIONS
+
+    crops = torch.rand(48, 3, 32, 32, generator=torch.Generator().manual_seed(1))
+    first = AUGMENTATIONS[name](crops.clone(), torch.Generator().manual_seed(7))
+    again = AUGMENTATIONS[name](crops.clone(), torch.Generator().manual_seed(7))
+    other = AUGMENTATIONS[name](crops.clone(), torch.Generator().manual_seed(8))
+    assert first.shape == crops.shape and first.min() >= 0 and first.max() <= 1
+    assert torch.equal(first, again) and not torch.equal(first, other)
+
+
+def test_style_augmentation_changes_ink_colours_that_photo_augmentation_keeps():
+    """A red glyph on white: 'photo' jitters colour by up to 12 % per channel, so red stays the strongest channel of
+    the ink; 'style' prints some crops in other inks, where it does not."""
+    import torch
+
+    from vision.twostage.fastcls import AUGMENTATIONS
+
+    crops = torch.ones(256, 3, 32, 32)
+    crops[:, 1:, 8:24, 8:24] = 0.1  # ink: red
+    crops[:, 0, 8:24, 8:24] = 0.9
+
+    def red_ink_share(name: str) -> float:
+        out = AUGMENTATIONS[name](crops.clone(), torch.Generator().manual_seed(3))
+        ink = out[:, :, 12:20, 12:20].mean(dim=(2, 3))
+        return float((ink.argmax(1) == 0).float().mean())
+
+    assert red_ink_share("photo") == 1.0
+    assert red_ink_share("style") < 0.95
+
+
+def test_an_unknown_augmentation_is_refused(tmp_path):
+    from vision.twostage.fastcls import train_fast_classifier
+
+    with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style"):
+        train_fast_classifier(tmp_path, tmp_path / "run", minutes=1, augmentation="flip")

@@ -83,6 +83,7 @@ def classifier(
     pretrained: str = typer.Option("mahjong-detector", help="backbone start: 'mahjong-detector', a local .pt, or 'none'"),
     name: str = typer.Option("classifier"),
     val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (a source prefix of CROPS/sources.json, e.g. s4_)"),
+    augment: str = typer.Option("photo", help="fast trainer: 'photo' (affine, light and colour jitter) or 'style' (photo, plus other ink colours, blur and hidden patches: for tile sets not in the crops; benchmarks/unseen_sets.py)"),
     resume: Path = typer.Option(None, help="ultralytics trainer: continue from RUN/weights/last.pt"),
 ) -> None:
     """Train the crop classifier (yolo11n-cls, 36 classes)."""
@@ -98,7 +99,8 @@ def classifier(
 
         try:
             folder = train_fast_classifier(crops, TWO_STAGE_DIR / "runs" / name, minutes=minutes, max_epochs=epochs,
-                                           batch=batch, pretrained=_pretrained_start(pretrained), val_name_prefix=val_prefix)
+                                           batch=batch, pretrained=_pretrained_start(pretrained), val_name_prefix=val_prefix,
+                                           augmentation=augment)
         except (ValueError, FileNotFoundError) as exc:
             typer.echo(f"mjsnap train-two-stage classifier: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -66,6 +66,53 @@ def augment(batch, generator):
     return out.clamp_(0, 1)
 
 
+def augment_style(batch, generator):
+    """`augment`, then what changes between tile sets rather than between photos of one set: ink printed in other
+    colours (a random colour mix of the ink around the face colour; sometimes all channels swapped), softer or coarser print (blur, or a downscale
+    and back up), and part of the face hidden by glare or a finger (a grey patch). Shape has to carry the class."""
+    import torch
+    import torch.nn.functional as F
+
+    out = augment(batch, generator)
+    n, _, h, w = out.shape
+    mixed = torch.rand(n, generator=generator) < 0.5
+    if mixed.any():
+        mix = torch.eye(3) * (0.8 + 0.25 * torch.rand(int(mixed.sum()), 1, 1, generator=generator))
+        mix = mix + torch.randn(int(mixed.sum()), 3, 3, generator=generator) * 0.18
+        chosen = out[mixed]
+        face = _face_colour(chosen)  # the mix moves the ink away from the face colour, which stays: a blank 白
+        out[mixed] = face + torch.einsum("nij,njhw->nihw", mix, chosen - face)  # must not turn into a coloured back
+    swapped = torch.rand(n, generator=generator) < 0.15
+    if swapped.any():
+        out[swapped] = out[swapped][:, torch.randperm(3, generator=generator)]
+    soft = torch.rand(n, generator=generator) < 0.25
+    if soft.any():
+        kernel = torch.tensor([1.0, 2.0, 1.0])
+        kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
+        out[soft] = F.conv2d(F.pad(out[soft], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
+    coarse = torch.rand(n, generator=generator) < 0.2
+    if coarse.any():
+        small = F.interpolate(out[coarse], scale_factor=0.5, mode="area")
+        out[coarse] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
+    hidden = torch.nonzero(torch.rand(n, generator=generator) < 0.2).flatten()
+    for i in hidden.tolist():
+        ph, pw = int(h * (0.15 + 0.2 * torch.rand(1, generator=generator))), int(w * (0.15 + 0.2 * torch.rand(1, generator=generator)))
+        y, x = int(torch.randint(0, h - ph + 1, (1,), generator=generator)), int(torch.randint(0, w - pw + 1, (1,), generator=generator))
+        out[i, :, y : y + ph, x : x + pw] = torch.rand(1, generator=generator)
+    return out.clamp_(0, 1)
+
+
+def _face_colour(batch):
+    """(N, 3, 1, 1) median colour of the middle of each crop: mostly tile face, since the ink covers less of it
+    (the crop's edge holds the table: vision.twostage.crops.MARGIN and the box jitter)."""
+    h, w = batch.shape[2:]
+    middle = batch[:, :, int(h * 0.15) : int(h * 0.85), int(w * 0.15) : int(w * 0.85)]
+    return middle.flatten(2).median(dim=2).values[:, :, None, None]
+
+
+AUGMENTATIONS = {"photo": augment, "style": augment_style}
+
+
 def to_float(images: np.ndarray):
     import torch
 
@@ -127,14 +174,19 @@ def train_fast_classifier(
     val_name_prefix: str | None = None,
     threads: int = 2,
     seed: int = 0,
+    augmentation: str = "photo",
 ) -> Path:
     """Train until `minutes` of wall time or max_epochs are spent (cosine learning rate over the planned steps).
 
     Writes out/weights/best.pt (best val accuracy) and last.pt, and out/progress.jsonl. `val_name_prefix` limits
-    the reported val accuracy to crops whose file name starts with it (e.g. the cmd val source)."""
+    the reported val accuracy to crops whose file name starts with it (e.g. the cmd val source). `augmentation`
+    names one of AUGMENTATIONS."""
     import torch
     import torch.nn.functional as F
 
+    if augmentation not in AUGMENTATIONS:
+        raise ValueError(f"augmentation {augmentation!r} is not one of {', '.join(AUGMENTATIONS)}")
+    augment_batch = AUGMENTATIONS[augmentation]
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
@@ -165,7 +217,7 @@ def train_fast_classifier(
         epoch_start, total_loss = time.time(), 0.0
         for i in range(steps_per_epoch):
             index = order[i * batch : (i + 1) * batch].numpy()
-            x = augment(to_float(train_x[index]), generator)
+            x = augment_batch(to_float(train_x[index]), generator)
             y = torch.from_numpy(train_y[index])
             if planned is None and step == 20:  # plan the cosine schedule from the measured step time
                 per_step = (time.time() - epoch_start) / 20
