@@ -16,7 +16,8 @@ synthetic photos are drawn by our renderer for every set.
     .venv/bin/python benchmarks/unseen_sets.py [--crops work/twostage/crops] [--minutes 4] [--per-class 600]
                                                [--folds cmd,fluffystuff,gleitz,ffalt] [--augmentations photo,style]
 
-Writes benchmarks/results/unseen_sets.json and unseen_sets.md.
+Writes benchmarks/results/unseen_sets.json and unseen_sets.md after every fold; a rerun with the same settings keeps
+the folds already there and trains the rest.
 """
 
 from __future__ import annotations
@@ -144,8 +145,8 @@ def run_fold(held_out: str, groups: dict, augmentation: str, args, start: Path, 
     rng = np.random.default_rng(args.seed)
     training = [item for name, items in groups.items() if name != held_out for item in items]
     train_items = sample_per_class(training, args.per_class, rng)
-    seen_items = sample_per_class([i for i in training if i not in set(train_items)], args.eval_per_class, rng,
-                                  FACE_CLASSES)
+    chosen = set(train_items)
+    seen_items = sample_per_class([i for i in training if i not in chosen], args.eval_per_class, rng, FACE_CLASSES)
     unseen_items = sample_per_class(groups[held_out], args.eval_per_class, rng, FACE_CLASSES)
     fold = tmp / f"{held_out}_{augmentation}"
     link_split(train_items, fold / "crops" / "train")
@@ -186,22 +187,39 @@ def main() -> None:
     if missing:
         raise SystemExit(f"no crops of {', '.join(missing)} in {args.crops}; tile sets there: {', '.join(sizes)}")
     start = _pretrained_start(PRETRAINED_MAHJONG_DETECTOR)
-    results = []
+    settings = {"crops": str(args.crops), "crops_per_tile_set": sizes, "minutes": args.minutes,
+                "per_class": args.per_class, "eval_per_class": args.eval_per_class, "seed": args.seed,
+                "start": "mahjong-detector (vision.pretrained)"}
+    results = finished_folds(args.out / "unseen_sets.json", settings)
+    done = {(r["held_out"], r["augmentation"]) for r in results}
     with tempfile.TemporaryDirectory(prefix="mjsnap-unseen-") as tmp:
         for held_out in folds:
             for augmentation in args.augmentations.split(","):
+                if (held_out, augmentation) in done:
+                    print(f"[unseen-sets benchmark] {held_out} / {augmentation}: kept from the last run", flush=True)
+                    continue
                 results.append(run_fold(held_out, groups, augmentation, args, start, Path(tmp)))
-    report = {
-        "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
-        "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
-        "load_average": os.getloadavg(), "crops": str(args.crops), "crops_per_tile_set": sizes,
-        "minutes": args.minutes, "per_class": args.per_class, "eval_per_class": args.eval_per_class,
-        "start": "mahjong-detector (vision.pretrained)", "folds": results,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "unseen_sets.json").write_text(json.dumps(report, indent=1) + "\n")
-    (args.out / "unseen_sets.md").write_text(markdown(report))
-    print(markdown(report))
+                write_report(args.out, settings, results)  # after every fold: a stopped run resumes from here
+    print(write_report(args.out, settings, results))
+
+
+def finished_folds(report: Path, settings: dict) -> list[dict]:
+    """Folds an earlier run with the same settings wrote (a fold trains for minutes; a stop should not lose them)."""
+    if not report.is_file():
+        return []
+    earlier = json.loads(report.read_text())
+    return earlier["folds"] if all(earlier.get(k) == v for k, v in settings.items()) else []
+
+
+def write_report(out: Path, settings: dict, results: list[dict]) -> str:
+    report = {"created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+              "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
+              "load_average": os.getloadavg(), **settings, "folds": results}
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "unseen_sets.json").write_text(json.dumps(report, indent=1) + "\n")
+    text = markdown(report)
+    (out / "unseen_sets.md").write_text(text)
+    return text
 
 
 def markdown(report: dict) -> str:
