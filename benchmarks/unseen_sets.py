@@ -200,7 +200,7 @@ def main() -> None:
                     continue
                 results.append(run_fold(held_out, groups, augmentation, args, start, Path(tmp)))
                 write_report(args.out, settings, results)  # after every fold: a stopped run resumes from here
-    print(write_report(args.out, settings, results))
+    print(markdown(json.loads((args.out / "unseen_sets.json").read_text())))
 
 
 def finished_folds(report: Path, settings: dict) -> list[dict]:
@@ -250,7 +250,7 @@ def markdown(report: dict) -> str:
         lines.append(f"| {fold['held_out']} | {fold['augmentation']} | {fold['epochs']} | {worst} | "
                      f"{', '.join(fold['unseen']['top_confusions'])} |")
     lines += ["", "Reading these figures: a proxy for the target on tile sets outside the training data, for choosing "
-              "a training recipe. The folds train on a few thousand crops for minutes, so their levels sit below the "
+              "a training recipe. Each fold trains for minutes on a sample of the crops, so its levels sit below the "
               "shipped classifier's; the gap between seen and unseen, and between recipes in the same run, is what "
               "they measure. Crops come from labelled boxes (jittered), not from the detector."]
     return "\n".join(lines) + "\n"
