@@ -29,6 +29,7 @@ import platform
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -38,7 +39,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from scoring.tiles import CLASS_NAMES  # noqa: E402
-from vision.twostage.crops import SOURCES_FILE, class_id_of_folder  # noqa: E402
+from vision.twostage.crops import SOURCES_FILE, class_folder, class_id_of_folder  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results"
 FACE_CLASSES = 34  # 1m..P; back and flower are drawn by the renderer in every synthetic set
@@ -55,19 +56,20 @@ def tile_set_of_style(style: str) -> str:
     return SET_OF_STYLE[style]
 
 
-def photo_tile_sets(sources: dict) -> dict[str, callable]:
-    """crop prefix (s0_) -> a function from the photo stem to its tile set."""
-    def real(_stem: str) -> str:
-        return "cmd"
-
-    def synthetic(layouts: Path):
+def photo_tile_sets(sources: dict) -> dict[str, Callable[[str], str]]:
+    """crop prefix (s0_) -> a function from the photo stem to its tile set. A real-photo source (no layouts) is one
+    tile set named after its dataset folder (DATASET/images/SPLIT: cmd)."""
+    def synthetic(layouts: Path) -> Callable[[str], str]:
         return lambda stem: tile_set_of_style(json.loads((layouts / f"{stem}.json").read_text())["scene"]["style"])
+
+    def real(dataset: str) -> Callable[[str], str]:
+        return lambda _stem: dataset
 
     lookup = {}
     for prefix, source in sources.items():
         images = Path(source["folder"])
         layouts = images.parent.parent / "layouts" / images.name
-        lookup[prefix] = synthetic(layouts) if layouts.is_dir() else real
+        lookup[prefix] = synthetic(layouts) if layouts.is_dir() else real(images.parent.parent.name)
     return lookup
 
 
@@ -105,8 +107,6 @@ def sample_per_class(items: list[tuple[Path, int]], limit: int, rng: np.random.G
 
 
 def link_split(items: list[tuple[Path, int]], folder: Path) -> None:
-    from vision.twostage.crops import class_folder
-
     for class_id in range(len(CLASS_NAMES)):
         (folder / class_folder(class_id)).mkdir(parents=True, exist_ok=True)
     for n, (path, class_id) in enumerate(items):
@@ -117,17 +117,10 @@ def predictions(checkpoint: Path, items: list[tuple[Path, int]]) -> np.ndarray:
     import cv2
     import torch
 
-    from vision.twostage.fastcls import to_float
+    from vision.twostage.fastcls import predict_classes
 
-    model = torch.load(str(checkpoint), map_location="cpu", weights_only=False)["model"].float().eval()
-    images = np.stack([cv2.imread(str(p), cv2.IMREAD_COLOR)[:, :, ::-1] for p, _ in items])
-    out = []
-    with torch.inference_mode():
-        for start in range(0, len(images), 512):
-            probs = model(to_float(np.ascontiguousarray(images[start : start + 512])))
-            probs = probs[0] if isinstance(probs, (list, tuple)) else probs
-            out.append(probs.argmax(1).numpy())
-    return np.concatenate(out)
+    model = torch.load(str(checkpoint), map_location="cpu", weights_only=False)["model"].float()
+    return predict_classes(model, np.stack([cv2.imread(str(p), cv2.IMREAD_COLOR)[:, :, ::-1] for p, _ in items]))
 
 
 def read_fold(truth: np.ndarray, predicted: np.ndarray) -> dict:
@@ -211,15 +204,13 @@ def finished_folds(report: Path, settings: dict) -> list[dict]:
     return earlier["folds"] if all(earlier.get(k) == v for k, v in settings.items()) else []
 
 
-def write_report(out: Path, settings: dict, results: list[dict]) -> str:
+def write_report(out: Path, settings: dict, results: list[dict]) -> None:
     report = {"created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "machine": f"{platform.processor() or platform.machine()}, {os.cpu_count()} cores",
               "load_average": os.getloadavg(), **settings, "folds": results}
     out.mkdir(parents=True, exist_ok=True)
     (out / "unseen_sets.json").write_text(json.dumps(report, indent=1) + "\n")
-    text = markdown(report)
-    (out / "unseen_sets.md").write_text(text)
-    return text
+    (out / "unseen_sets.md").write_text(markdown(report))
 
 
 def markdown(report: dict) -> str:

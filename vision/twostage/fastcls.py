@@ -68,8 +68,9 @@ def augment(batch, generator):
 
 def augment_style(batch, generator):
     """`augment`, then what changes between tile sets rather than between photos of one set: ink printed in other
-    colours (a random colour mix of the ink around the face colour; sometimes all channels swapped), softer or coarser print (blur, or a downscale
-    and back up), and part of the face hidden by glare or a finger (a grey patch). Shape has to carry the class."""
+    colours (a random colour mix of the ink around the face colour; sometimes all channels swapped), softer or
+    coarser print (blur, or a downscale and back up), and part of the face hidden by glare or a finger (a grey
+    patch). Shape has to carry the class."""
     import torch
     import torch.nn.functional as F
 
@@ -136,17 +137,22 @@ def build_model(pretrained: Path | None):
     return model, transferred
 
 
-def accuracy(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) -> float:
+def predict_classes(model, images: np.ndarray, batch: int = 512) -> np.ndarray:
+    """(N,) best class of each (N, H, W, 3) uint8 crop."""
     import torch
 
     model.eval()
-    correct = 0
+    best = []
     with torch.inference_mode():
         for start in range(0, len(images), batch):
-            out = model(to_float(images[start : start + batch]))
+            out = model(to_float(np.ascontiguousarray(images[start : start + batch])))
             probs = out[0] if isinstance(out, (list, tuple)) else out
-            correct += int((probs.argmax(1).numpy() == labels[start : start + batch]).sum())
-    return correct / max(len(images), 1)
+            best.append(probs.argmax(1).numpy())
+    return np.concatenate(best) if best else np.zeros(0, np.int64)
+
+
+def accuracy(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) -> float:
+    return float((predict_classes(model, images, batch) == labels).sum()) / max(len(images), 1)
 
 
 def save_checkpoint(model, path: Path, epoch: int, metrics: dict, imgsz: int) -> None:
