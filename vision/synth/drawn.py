@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import Image, ImageDraw, ImageFilter
 
 from vision.synth.fonts import FONT_NAMES, font_for, load_font
 
@@ -34,14 +34,20 @@ class Scheme:
     green: RGB = (20, 120, 60)
     dots: tuple[RGB, RGB, RGB] = ((30, 60, 160), (20, 130, 70), (200, 35, 35))  # blue, green, red
     bamboo: tuple[RGB, RGB, RGB] = ((25, 125, 60), (30, 60, 160), (200, 35, 35))  # green, blue, red
-    white: str = "frame"  # "blank" | "frame" | "double"
+    white: str = "frame"  # one of WHITE_STYLES
     white_colour: RGB = (30, 70, 170)
     font: str = "serif"
     traditional: bool = True
     five: str = "五"
     back: RGB = (30, 120, 70)  # colour of the back layer, shown on a face-down tile
-    ring_dots: bool = True  # concentric rings (classic) or plain filled dots (modern)
+    dot_style: str = "rings"  # one of DOT_STYLES
     corner_index: bool = False  # a small rank or wind letter in the top-left corner (Hong Kong style sets)
+    weight: int = 0  # pixels (at the 2x drawing size) added to each side of a glyph's strokes; negative thins them
+    numeral_bottom: float = 0.45  # where a 萬 tile's numeral ends, as a share of the face height
+
+
+WHITE_STYLES = ("blank", "frame", "double", "corners", "thick")
+DOT_STYLES = ("rings", "filled", "outline", "petals")  # concentric rings (classic), plain, one ring, rayed
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -51,7 +57,7 @@ SCHEMES: dict[str, Scheme] = {
         Scheme("classic_kai", font="kai", numeral=(20, 20, 20), wind=(20, 20, 20), back=(40, 90, 170)),
         Scheme(
             "simplified_sans", font="sans", traditional=False, white="blank", face=(250, 250, 248),
-            numeral=(20, 20, 20), wind=(20, 20, 20), back=(220, 170, 40), ring_dots=False,
+            numeral=(20, 20, 20), wind=(20, 20, 20), back=(220, 170, 40), dot_style="filled",
         ),
         Scheme(
             "green_ink", font="serif", numeral=(20, 110, 60), wind=(20, 110, 60), white="double",
@@ -60,7 +66,7 @@ SCHEMES: dict[str, Scheme] = {
         Scheme(
             "bold_modern", font="smiley", traditional=False, face=(252, 250, 244), numeral=(30, 30, 120),
             wind=(30, 30, 30), dots=((20, 90, 200), (0, 150, 90), (230, 40, 60)), bamboo=((0, 150, 90), (20, 90, 200),
-            (230, 40, 60)), back=(200, 60, 60), ring_dots=False, white="frame", white_colour=(20, 90, 200),
+            (230, 40, 60)), back=(200, 60, 60), dot_style="filled", white="frame", white_colour=(20, 90, 200),
         ),
         Scheme(
             "yellowed_old", font="kai", face=(236, 224, 190), numeral=(60, 40, 30), wind=(60, 40, 30),
@@ -76,7 +82,8 @@ STYLE_NAMES = tuple(SCHEMES)
 
 
 def random_scheme(rng: np.random.Generator) -> Scheme:
-    """One of the named schemes with random colour shifts, font and character set: a new 'tile set' per photo."""
+    """One of the named schemes with random colour shifts, font, stroke weight, layout and character set: a new
+    'tile set' per photo."""
     base = SCHEMES[STYLE_NAMES[rng.integers(len(STYLE_NAMES))]]
 
     def shift(colour: RGB, amount: int = 30) -> RGB:
@@ -90,20 +97,23 @@ def random_scheme(rng: np.random.Generator) -> Scheme:
         numeral=ink,
         wind=ink if rng.random() < 0.6 else shift(base.wind),
         man=shift(base.man),
-        font=FONT_NAMES[rng.integers(len(FONT_NAMES))] if rng.random() < 0.5 else base.font,
+        font=FONT_NAMES[rng.integers(len(FONT_NAMES))] if rng.random() < 0.8 else base.font,
         traditional=bool(rng.random() < 0.6),
         five="伍" if rng.random() < 0.25 else "五",
-        white=("blank", "frame", "double")[rng.integers(3)],
+        white=WHITE_STYLES[rng.integers(len(WHITE_STYLES))],
         white_colour=shift(base.white_colour),
-        ring_dots=bool(rng.random() < 0.65),
+        dot_style=DOT_STYLES[rng.integers(len(DOT_STYLES))] if rng.random() < 0.5 else ("rings", "filled")[
+            rng.integers(2)],
         corner_index=bool(rng.random() < 0.35),
+        weight=int(rng.integers(-2, 7)),
+        numeral_bottom=float(rng.uniform(0.36, 0.52)),
         dots=tuple(shift(c) for c in base.dots),  # type: ignore
         bamboo=tuple(shift(c) for c in base.bamboo),  # type: ignore
     )
 
 
 @lru_cache(maxsize=1)
-def scheme_pool(size: int = 40) -> tuple[Scheme, ...]:
+def scheme_pool(size: int = 96) -> tuple[Scheme, ...]:
     """A fixed pool of randomised schemes (the named ones first), so drawn faces are cached across photos."""
     return tuple(SCHEMES.values()) + tuple(
         random_scheme(np.random.default_rng([7, i])) for i in range(size - len(SCHEMES))
@@ -115,7 +125,7 @@ def draw_face(kind: int, scheme: Scheme, variant: int = 0) -> np.ndarray:
     return _draw_cached(kind, scheme, variant % 8 if kind == FLOWER else 0)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)
 def _draw_cached(kind: int, scheme: Scheme, variant: int) -> np.ndarray:
     w, h = BASE_SIZE[0] * 2, BASE_SIZE[1] * 2
     img = Image.new("RGB", (w, h), scheme.back if kind == BACK else scheme.face)
@@ -128,12 +138,12 @@ def _draw_cached(kind: int, scheme: Scheme, variant: int) -> np.ndarray:
         _bamboo(draw, kind - 17, scheme, w, h)
     elif kind < 31:
         wind = ("東南西北" if scheme.traditional else "东南西北")[kind - 27]
-        _glyph(draw, wind, (0.12 * w, 0.14 * h, 0.88 * w, 0.86 * h), scheme.font, scheme.wind)
+        _glyph(draw, wind, (0.12 * w, 0.14 * h, 0.88 * w, 0.86 * h), scheme.font, scheme.wind, scheme.weight)
     elif kind == 31:
-        _glyph(draw, "中", (0.1 * w, 0.14 * h, 0.9 * w, 0.86 * h), scheme.font, scheme.red)
+        _glyph(draw, "中", (0.1 * w, 0.14 * h, 0.9 * w, 0.86 * h), scheme.font, scheme.red, scheme.weight)
     elif kind == 32:
         _glyph(draw, "發" if scheme.traditional else "发", (0.1 * w, 0.14 * h, 0.9 * w, 0.86 * h), scheme.font,
-               scheme.green)
+               scheme.green, scheme.weight)
     elif kind == 33:
         _white(draw, scheme, w, h)
     elif kind == BACK:
@@ -159,15 +169,22 @@ def _with_corner_index(img: Image.Image, kind: int, s: Scheme) -> Image.Image:
 
 
 def _glyph(draw: ImageDraw.ImageDraw, char: str, box: tuple[float, float, float, float], font: str,
-           colour: RGB) -> None:
-    """Draw `char` as large as fits in `box` (by its inked bounds), centred."""
+           colour: RGB, weight: int = 0) -> None:
+    """Draw `char` as large as fits in `box` (by its inked bounds), centred, its strokes `weight` px bolder."""
     name = font_for(font, char)
     left, top, right, bottom = _ink_bbox(name, char)
     x1, y1, x2, y2 = box
     scale = min((x2 - x1) / (right - left), (y2 - y1) / (bottom - top))
     f = load_font(name, max(int(_REF_SIZE * scale), 6))
-    draw.text(((x1 + x2) / 2 - (left + right) / 2 * scale, (y1 + y2) / 2 - (top + bottom) / 2 * scale), char,
-              font=f, fill=colour)
+    origin = ((x1 + x2) / 2 - (left + right) / 2 * scale, (y1 + y2) / 2 - (top + bottom) / 2 * scale)
+    if weight == 0:
+        draw.text(origin, char, font=f, fill=colour)
+        return
+    # Thicker or thinner strokes than the font's: the same glyph printed in another weight of ink.
+    mask = Image.new("L", draw.im.size)
+    ImageDraw.Draw(mask).text(origin, char, font=f, fill=255)
+    stroke = ImageFilter.MaxFilter if weight > 0 else ImageFilter.MinFilter
+    draw.bitmap((0, 0), mask.filter(stroke(2 * abs(weight) + 1)), fill=colour)
 
 
 _REF_SIZE = 200
@@ -186,9 +203,10 @@ def _ink_bbox(font: str, char: str) -> tuple[int, int, int, int]:
 
 def _characters(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> None:
     numeral = s.five if rank == 5 else NUMERALS[rank - 1]
-    top = (0.18 * w, 0.07 * h, 0.82 * w, 0.45 * h)
-    _glyph(draw, numeral, top, s.font, s.numeral)
-    _glyph(draw, "萬" if s.traditional else "万", (0.12 * w, 0.5 * h, 0.88 * w, 0.93 * h), s.font, s.man)
+    top = (0.18 * w, 0.07 * h, 0.82 * w, s.numeral_bottom * h)
+    _glyph(draw, numeral, top, s.font, s.numeral, s.weight)
+    _glyph(draw, "萬" if s.traditional else "万", (0.12 * w, (s.numeral_bottom + 0.05) * h, 0.88 * w, 0.93 * h),
+           s.font, s.man, s.weight)
 
 
 # Dot centres in units of the face (x, y in 0..1) and the colour index (0 blue, 1 green, 2 red) of each.
@@ -205,14 +223,30 @@ _DOTS: dict[int, list[tuple[float, float, int]]] = {
 }
 
 
-def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: RGB, s: Scheme) -> None:
+def _disc(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: RGB) -> None:
     draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colour)
-    if s.ring_dots:
-        draw.ellipse((cx - 0.72 * r, cy - 0.72 * r, cx + 0.72 * r, cy + 0.72 * r), fill=s.face)
-        draw.ellipse((cx - 0.5 * r, cy - 0.5 * r, cx + 0.5 * r, cy + 0.5 * r), fill=colour)
-        draw.ellipse((cx - 0.2 * r, cy - 0.2 * r, cx + 0.2 * r, cy + 0.2 * r), fill=s.face)
+
+
+def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: RGB, s: Scheme) -> None:
+    if s.dot_style == "petals":  # a ring of short rays around a small disc, like the older carved sets
+        for i in range(12):
+            a = i * math.pi / 6
+            _disc(draw, cx + 0.78 * r * math.cos(a), cy + 0.78 * r * math.sin(a), 0.2 * r, colour)
+        _disc(draw, cx, cy, 0.5 * r, colour)
+        _disc(draw, cx, cy, 0.2 * r, s.face)
+        return
+    _disc(draw, cx, cy, r, colour)
+    if s.dot_style == "rings":
+        _disc(draw, cx, cy, 0.72 * r, s.face)
+        _disc(draw, cx, cy, 0.5 * r, colour)
+        _disc(draw, cx, cy, 0.2 * r, s.face)
+    elif s.dot_style == "outline":
+        _disc(draw, cx, cy, 0.78 * r, s.face)
+        _disc(draw, cx, cy, 0.25 * r, colour)
+    elif s.dot_style == "filled":
+        _disc(draw, cx, cy, 0.35 * r, _lighter(colour))
     else:
-        draw.ellipse((cx - 0.35 * r, cy - 0.35 * r, cx + 0.35 * r, cy + 0.35 * r), fill=_lighter(colour))
+        raise ValueError(f"unknown dot style {s.dot_style!r}; expected one of {DOT_STYLES}")
 
 
 def _dots(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> None:
@@ -293,8 +327,18 @@ def _bird(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
 def _white(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
     if s.white == "blank":
         return
-    lw = int(0.045 * w)
-    draw.rectangle((0.14 * w, 0.12 * h, 0.86 * w, 0.88 * h), outline=s.white_colour, width=lw)
+    lw = int((0.1 if s.white == "thick" else 0.045) * w)
+    box = (0.14 * w, 0.12 * h, 0.86 * w, 0.88 * h)
+    if s.white == "corners":  # only the four corners of the frame, as brackets
+        x1, y1, x2, y2 = box
+        arm = 0.2 * w
+        for x, y, dx, dy in ((x1, y1, 1, 1), (x2, y1, -1, 1), (x1, y2, 1, -1), (x2, y2, -1, -1)):
+            draw.line((x, y, x + dx * arm, y), fill=s.white_colour, width=lw)
+            draw.line((x, y, x, y + dy * arm), fill=s.white_colour, width=lw)
+        return
+    if s.white not in WHITE_STYLES:
+        raise ValueError(f"unknown 白 style {s.white!r}; expected one of {WHITE_STYLES}")
+    draw.rectangle(box, outline=s.white_colour, width=lw)
     if s.white == "double":
         draw.rectangle((0.26 * w, 0.22 * h, 0.74 * w, 0.78 * h), outline=s.white_colour, width=lw)
 

@@ -1,4 +1,7 @@
-"""The CJK fonts committed under assets/fonts (small OFL glyph subsets, see assets/subset_fonts.py)."""
+"""The CJK fonts committed under assets/fonts (small glyph subsets of free fonts, see assets/subset_fonts.py).
+
+Printed, carved, brush and hand-written styles, so drawn 萬 numerals and honours are not one typeface's.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +17,16 @@ FONT_FILES = {
     "sans": FONT_DIR / "sans_sc_bold.otf",
     "kai": FONT_DIR / "kai_bold.ttf",
     "smiley": FONT_DIR / "smiley_oblique.ttf",
+    "ukai": FONT_DIR / "ukai.ttf",
+    "uming": FONT_DIR / "uming.ttf",
+    "klee": FONT_DIR / "klee.ttf",
+    "brush": FONT_DIR / "brush.ttf",
+    "brush_running": FONT_DIR / "brush_running.ttf",
+    "heavy": FONT_DIR / "heavy.ttf",
+    "round": FONT_DIR / "round.ttf",
+    "mincho": FONT_DIR / "mincho.ttf",
+    "hand": FONT_DIR / "hand.ttf",
+    "kiloji": FONT_DIR / "kiloji.ttf",
 }
 FONT_NAMES = tuple(FONT_FILES)
 

@@ -1,0 +1,87 @@
+"""Drawn tile sets: the fonts, stroke weights, 白 frames and dot styles that make them differ from one another."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from vision.synth.drawn import DOT_STYLES, SCHEMES, WHITE_STYLES, draw_face, scheme_pool
+from vision.synth.fonts import FONT_NAMES, font_for, has_glyph
+
+DEFAULT = SCHEMES["default"]
+SHARED = "一二三四五六七八九南西北中"  # the same in traditional and simplified sets
+SIMPLIFIED_ONLY = {"smiley"}  # a font of simplified glyphs: 萬 東 發 come from the serif font
+ONE_MAN, FIVE_PIN, EAST, WHITE = 0, 13, 27, 33
+
+
+def _ink(face: np.ndarray, scheme=DEFAULT) -> float:
+    """Share of the face that differs clearly from the face colour."""
+    return float((np.abs(face.astype(int) - np.array(scheme.face)).sum(axis=2) > 90).mean())
+
+
+@pytest.mark.parametrize("font", FONT_NAMES)
+def test_every_font_draws_its_faces_itself(font: str) -> None:
+    own = SHARED + ("万东发" if font in SIMPLIFIED_ONLY else "萬東發")
+    missing = [c for c in own if not has_glyph(font, c)]
+    assert not missing, f"{font} lacks {missing}"
+
+
+@pytest.mark.parametrize("char", ["发", "萬"])
+def test_a_font_without_a_glyph_falls_back_to_serif(char: str) -> None:
+    lacking = [f for f in FONT_NAMES if not has_glyph(f, char)]
+    assert lacking, f"every font has {char}: this fallback is not exercised"
+    assert all(font_for(f, char) == "serif" for f in lacking)
+    face = draw_face(32 if char == "发" else ONE_MAN, replace(DEFAULT, font=lacking[0], traditional=char != "发"))
+    assert _ink(face) > 0.05
+
+
+@pytest.mark.parametrize("font", [f for f in FONT_NAMES if f != DEFAULT.font])
+def test_fonts_draw_the_same_face_differently(font: str) -> None:
+    scheme = replace(DEFAULT, traditional=font not in SIMPLIFIED_ONLY)
+    for kind in (ONE_MAN, EAST):
+        a = draw_face(kind, scheme).astype(np.float32)
+        b = draw_face(kind, replace(scheme, font=font)).astype(np.float32)
+        assert np.abs(a - b).mean() > 2.0, f"{font} draws kind {kind} as the serif font does"
+
+
+@pytest.mark.parametrize("kind", [ONE_MAN, EAST, 31])
+def test_stroke_weight_adds_or_removes_ink(kind: int) -> None:
+    inks = [_ink(draw_face(kind, replace(DEFAULT, weight=w))) for w in (-2, 0, 3, 6)]
+    assert inks == sorted(inks) and inks[-1] > 1.3 * inks[1] and inks[0] < inks[1], inks
+
+
+def test_the_numeral_share_moves_the_numeral_and_man_apart() -> None:
+    low, high = (draw_face(ONE_MAN, replace(DEFAULT, numeral_bottom=b)) for b in (0.36, 0.52))
+    assert np.abs(low.astype(int) - high.astype(int)).mean() > 3.0
+
+
+def test_white_styles_differ_and_blank_has_no_ink() -> None:
+    faces = {style: draw_face(WHITE, replace(DEFAULT, white=style)) for style in WHITE_STYLES}
+    assert _ink(faces["blank"]) == 0.0
+    assert all(_ink(face) > 0.01 for style, face in faces.items() if style != "blank")
+    assert _ink(faces["thick"]) > 1.5 * _ink(faces["frame"])
+    for a, b in itertools.combinations(WHITE_STYLES, 2):
+        assert np.abs(faces[a].astype(int) - faces[b].astype(int)).mean() > 1.0, (a, b)
+
+
+def test_dot_styles_differ() -> None:
+    faces = {style: draw_face(FIVE_PIN, replace(DEFAULT, dot_style=style)).astype(int) for style in DOT_STYLES}
+    for a, b in itertools.combinations(DOT_STYLES, 2):
+        assert np.abs(faces[a] - faces[b]).mean() > 2.0, (a, b)
+
+
+@pytest.mark.parametrize(("field", "kind"), [("white", WHITE), ("dot_style", FIVE_PIN)])
+def test_unknown_styles_are_refused(field: str, kind: int) -> None:
+    with pytest.raises(ValueError, match="unknown"):
+        draw_face(kind, replace(DEFAULT, **{field: "no-such-style"}))
+
+
+def test_the_random_pool_mixes_fonts_weights_and_styles() -> None:
+    pool = scheme_pool()
+    assert len(pool) == len(set(pool)) == 96
+    assert len({s.font for s in pool}) == len(FONT_NAMES)
+    assert {s.white for s in pool} == set(WHITE_STYLES) and {s.dot_style for s in pool} == set(DOT_STYLES)
+    assert min(s.weight for s in pool) < 0 < max(s.weight for s in pool)
