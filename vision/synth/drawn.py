@@ -102,6 +102,7 @@ def random_scheme(rng: np.random.Generator) -> Scheme:
         five="伍" if rng.random() < 0.25 else "五",
         white=WHITE_STYLES[rng.integers(len(WHITE_STYLES))],
         white_colour=shift(base.white_colour),
+        # Half the sets take any dot style, the other half the two commonest in real sets (rings, filled).
         dot_style=DOT_STYLES[rng.integers(len(DOT_STYLES))] if rng.random() < 0.5 else ("rings", "filled")[
             rng.integers(2)],
         corner_index=bool(rng.random() < 0.35),
