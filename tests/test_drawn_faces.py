@@ -17,9 +17,9 @@ SIMPLIFIED_ONLY = {"smiley"}  # a font of simplified glyphs: 萬 東 發 come fr
 ONE_MAN, FIVE_PIN, EAST, WHITE = 0, 13, 27, 33
 
 
-def _ink(face: np.ndarray, scheme=DEFAULT) -> float:
-    """Share of the face that differs clearly from the face colour."""
-    return float((np.abs(face.astype(int) - np.array(scheme.face)).sum(axis=2) > 90).mean())
+def _ink(face: np.ndarray) -> float:
+    """Share of the face that differs clearly from the default scheme's face colour."""
+    return float((np.abs(face.astype(int) - np.array(DEFAULT.face)).sum(axis=2) > 90).mean())
 
 
 @pytest.mark.parametrize("font", FONT_NAMES)

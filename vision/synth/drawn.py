@@ -45,6 +45,12 @@ class Scheme:
     weight: int = 0  # pixels (at the 2x drawing size) added to each side of a glyph's strokes; negative thins them
     numeral_bottom: float = 0.45  # where a 萬 tile's numeral ends, as a share of the face height
 
+    def __post_init__(self) -> None:
+        if self.white not in WHITE_STYLES:
+            raise ValueError(f"unknown 白 style {self.white!r}; expected one of {WHITE_STYLES}")
+        if self.dot_style not in DOT_STYLES:
+            raise ValueError(f"unknown dot style {self.dot_style!r}; expected one of {DOT_STYLES}")
+
 
 WHITE_STYLES = ("blank", "frame", "double", "corners", "thick")
 DOT_STYLES = ("rings", "filled", "outline", "petals")  # concentric rings (classic), plain, one ring, rayed
@@ -244,21 +250,19 @@ def _dot(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: RGB,
     elif s.dot_style == "outline":
         _disc(draw, cx, cy, 0.78 * r, s.face)
         _disc(draw, cx, cy, 0.25 * r, colour)
-    elif s.dot_style == "filled":
+    else:  # filled
         _disc(draw, cx, cy, 0.35 * r, _lighter(colour))
-    else:
-        raise ValueError(f"unknown dot style {s.dot_style!r}; expected one of {DOT_STYLES}")
 
 
 def _dots(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> None:
     if rank == 1:  # one big decorated dot
         cx, cy, r = w / 2, h / 2, 0.42 * w
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=s.dots[1])
-        draw.ellipse((cx - 0.82 * r, cy - 0.82 * r, cx + 0.82 * r, cy + 0.82 * r), fill=s.face)
+        _disc(draw, cx, cy, r, s.dots[1])
+        _disc(draw, cx, cy, 0.82 * r, s.face)
         for i in range(12):  # petals around the centre
             a = i * math.pi / 6
             px, py = cx + 0.6 * r * math.cos(a), cy + 0.6 * r * math.sin(a)
-            draw.ellipse((px - 0.14 * r, py - 0.14 * r, px + 0.14 * r, py + 0.14 * r), fill=s.dots[0])
+            _disc(draw, px, py, 0.14 * r, s.dots[0])
         _dot(draw, cx, cy, 0.38 * r, s.dots[2], s)
         return
     spots = _DOTS[rank]
@@ -337,8 +341,6 @@ def _white(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
             draw.line((x, y, x + dx * arm, y), fill=s.white_colour, width=lw)
             draw.line((x, y, x, y + dy * arm), fill=s.white_colour, width=lw)
         return
-    if s.white not in WHITE_STYLES:
-        raise ValueError(f"unknown 白 style {s.white!r}; expected one of {WHITE_STYLES}")
     draw.rectangle(box, outline=s.white_colour, width=lw)
     if s.white == "double":
         draw.rectangle((0.26 * w, 0.22 * h, 0.74 * w, 0.78 * h), outline=s.white_colour, width=lw)
@@ -356,8 +358,8 @@ def _flower(draw: ImageDraw.ImageDraw, variant: int, s: Scheme, w: int, h: int) 
     for i in range(5):
         a = i * 2 * math.pi / 5 + variant
         px, py = cx + r * math.cos(a), cy + r * math.sin(a)
-        draw.ellipse((px - r * 0.8, py - r * 0.8, px + r * 0.8, py + r * 0.8), fill=colour)
-    draw.ellipse((cx - r * 0.5, cy - r * 0.5, cx + r * 0.5, cy + r * 0.5), fill=(230, 190, 40))
+        _disc(draw, px, py, r * 0.8, colour)
+    _disc(draw, cx, cy, r * 0.5, (230, 190, 40))
     draw.line((cx, cy + r, cx - 0.1 * w, 0.7 * h), fill=(40, 110, 50), width=int(0.03 * w))
     _glyph(draw, FLOWER_GLYPHS[variant], (0.3 * w, 0.68 * h, 0.9 * w, 0.95 * h), s.font, colour)
     _glyph(draw, str(variant % 4 + 1), (0.08 * w, 0.05 * h, 0.25 * w, 0.2 * h), "serif", (30, 30, 30))
