@@ -9,12 +9,14 @@ vision.twostage.fastcls (AUGMENTATIONS) is trained on the same crops from the sa
 the recipes compare within one run.
 
 It scores recipes, not the shipped model (which saw every set): every fold starts from the mahjong-detector weights
-(vision.pretrained: trained on someone else's photos, none of these sets), trains for --minutes, and its last epoch
-is read (no checkpoint is chosen on the held-out set). Only the 34 face classes are read: backs and flowers of the
-synthetic photos are drawn by our renderer for every set.
+(vision.pretrained: trained on someone else's photos, none of these sets), trains for --minutes (or --epochs, which
+unlike wall time does not depend on how busy the machine is), and its last epoch is read (no checkpoint is chosen
+on the held-out set). Only the 34 face classes are read: backs and flowers of the synthetic photos are drawn by our
+renderer for every set.
 
-    .venv/bin/python benchmarks/unseen_sets.py [--crops work/twostage/crops] [--minutes 4] [--per-class 600]
-                                               [--folds cmd,fluffystuff,gleitz,ffalt] [--augmentations photo,style]
+    .venv/bin/python benchmarks/unseen_sets.py [--crops work/twostage/crops] [--minutes 4 | --epochs 8 --minutes 30]
+                                               [--per-class 600] [--folds cmd,fluffystuff,gleitz,ffalt]
+                                               [--augmentations photo,style]
 
 Writes benchmarks/results/unseen_sets.json and unseen_sets.md after every fold; a rerun with the same settings keeps
 the folds already there and trains the rest.
@@ -144,7 +146,7 @@ def run_fold(held_out: str, groups: dict, augmentation: str, args, start: Path, 
     fold = tmp / f"{held_out}_{augmentation}"
     link_split(train_items, fold / "crops" / "train")
     link_split(unseen_items, fold / "crops" / "val")
-    run = train_fast_classifier(fold / "crops", fold / "run", minutes=args.minutes, max_epochs=1000,
+    run = train_fast_classifier(fold / "crops", fold / "run", minutes=args.minutes, max_epochs=args.epochs or 1000,
                                 pretrained=start, augmentation=augmentation, seed=args.seed)
     curve = [json.loads(line) for line in (run / "progress.jsonl").read_text().splitlines()]
     last = run / "weights" / "last.pt"
@@ -160,6 +162,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--crops", type=Path, default=REPO / "work" / "twostage" / "crops")
     parser.add_argument("--minutes", type=float, default=4.0, help="training wall time of every fold and recipe")
+    parser.add_argument("--epochs", type=int, default=None,
+                        help="train every fold for exactly this many epochs (with --minutes as a generous ceiling): "
+                             "unlike wall time, it does not depend on how busy the machine is")
     parser.add_argument("--per-class", type=int, default=600, help="training crops per class")
     parser.add_argument("--eval-per-class", type=int, default=150, help="crops read per class, seen and unseen")
     parser.add_argument("--folds", default="cmd,fluffystuff,gleitz,ffalt", help="tile sets to hold out, one per fold")
@@ -180,7 +185,7 @@ def main() -> None:
     if missing:
         raise SystemExit(f"no crops of {', '.join(missing)} in {args.crops}; tile sets there: {', '.join(sizes)}")
     start = _pretrained_start(PRETRAINED_MAHJONG_DETECTOR)
-    settings = {"crops": str(args.crops), "crops_per_tile_set": sizes, "minutes": args.minutes,
+    settings = {"crops": str(args.crops), "crops_per_tile_set": sizes, "minutes": args.minutes, "epochs": args.epochs,
                 "per_class": args.per_class, "eval_per_class": args.eval_per_class, "seed": args.seed,
                 "start": "mahjong-detector (vision.pretrained)"}
     results = finished_folds(args.out / "unseen_sets.json", settings)
@@ -213,6 +218,12 @@ def write_report(out: Path, settings: dict, results: list[dict]) -> None:
     (out / "unseen_sets.md").write_text(markdown(report))
 
 
+def _length(report: dict) -> str:
+    if report.get("epochs"):
+        return f"{report['epochs']} epochs (at most {report['minutes']} min)"
+    return f"{report['minutes']} min"
+
+
 def markdown(report: dict) -> str:
     recipes = list(dict.fromkeys(f["augmentation"] for f in report["folds"]))
     lines = [
@@ -220,7 +231,7 @@ def markdown(report: dict) -> str:
         f"{report['created']}, {report['machine']}, load average "
         f"{', '.join(f'{x:.1f}' for x in report['load_average'])} at the end. Crops: {report['crops']} "
         f"({', '.join(f'{k} {v}' for k, v in report['crops_per_tile_set'].items())}). Every fold and recipe: "
-        f"{report['per_class']} training crops per class from the other sets, {report['minutes']} min from "
+        f"{report['per_class']} training crops per class from the other sets, {_length(report)} from "
         f"{report['start']}, the last epoch read on up to {report['eval_per_class']} crops per face class of the "
         "held-out set (unseen) and of the training sets' other crops (seen).", "",
         "| held-out set | " + " | ".join(f"{r} unseen top-1 | {r} seen top-1" for r in recipes) + " |",

@@ -8,7 +8,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.synth.drawn import DOT_STYLES, SCHEMES, WHITE_STYLES, draw_face, scheme_pool
+from vision.synth.drawn import DOT_STYLES, FINISHES, SCHEMES, WHITE_STYLES, draw_face, scheme_pool
 from vision.synth.fonts import FONT_NAMES, font_for, has_glyph
 
 DEFAULT = SCHEMES["default"]
@@ -85,3 +85,25 @@ def test_the_random_pool_mixes_fonts_weights_and_styles() -> None:
     assert len({s.font for s in pool}) == len(FONT_NAMES)
     assert {s.white for s in pool} == set(WHITE_STYLES) and {s.dot_style for s in pool} == set(DOT_STYLES)
     assert min(s.weight for s in pool) < 0 < max(s.weight for s in pool)
+
+
+@pytest.mark.parametrize("finish", [f for f in FINISHES if f != "flat"])
+@pytest.mark.parametrize("kind", [ONE_MAN, FIVE_PIN, EAST])
+def test_a_finish_changes_the_ink_and_only_near_it(finish: str, kind: int) -> None:
+    flat = draw_face(kind, DEFAULT).astype(int)
+    finished = draw_face(kind, replace(DEFAULT, finish=finish)).astype(int)
+    changed = np.abs(finished - flat).max(axis=2) > 12
+    assert changed.mean() > 0.01, f"{finish} leaves kind {kind} as it was"
+    assert not changed[:, :6].any(), f"{finish} marks the bare face far from the ink (its left margin)"
+
+
+@pytest.mark.parametrize("finish", FINISHES)
+def test_a_blank_white_stays_blank_under_every_finish(finish: str) -> None:
+    blank = replace(DEFAULT, white="blank")
+    assert np.array_equal(draw_face(WHITE, blank), draw_face(WHITE, replace(blank, finish=finish)))
+
+
+def test_the_pool_has_every_finish_and_refuses_unknown_ones() -> None:
+    assert {s.finish for s in scheme_pool()} == set(FINISHES)
+    with pytest.raises(ValueError, match="finish"):
+        replace(DEFAULT, finish="chrome")

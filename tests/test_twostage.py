@@ -267,3 +267,20 @@ def test_an_unknown_augmentation_is_refused(tmp_path):
 
     with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style"):
         train_fast_classifier(tmp_path, tmp_path / "run", minutes=1, augmentation="flip")
+
+
+@pytest.mark.parametrize(
+    ("planned", "steps_per_epoch", "max_epochs", "expected"),
+    [
+        (None, 50, 4, 200),  # before the step time is measured: the epochs decide
+        (10_000, 50, 4, 200),  # a generous wall-time budget: the epochs stop training first
+        (120, 50, 4, 120),  # a tight budget stops it first
+    ],
+)
+def test_the_learning_rate_schedule_ends_with_whichever_limit_comes_first(planned, steps_per_epoch, max_epochs, expected):
+    from vision.twostage.fastcls import cosine_lr, schedule_steps
+
+    total = schedule_steps(planned, steps_per_epoch, max_epochs)
+    assert total == expected
+    assert cosine_lr(0.002, 0, total) < 0.0001 < 0.0015 < cosine_lr(0.002, 29, total)  # warm-up
+    assert cosine_lr(0.002, total, total) == pytest.approx(0.002 * 0.02)

@@ -7,6 +7,7 @@ A `Scheme` fixes one tile set's look (face colour, ink colours, font, traditiona
 from __future__ import annotations
 
 import math
+import zlib
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
@@ -44,16 +45,23 @@ class Scheme:
     corner_index: bool = False  # a small rank or wind letter in the top-left corner (Hong Kong style sets)
     weight: int = 0  # pixels (at the 2x drawing size) added to each side of a glyph's strokes; negative thins them
     numeral_bottom: float = 0.45  # where a 萬 tile's numeral ends, as a share of the face height
+    finish: str = "flat"  # how the ink sits on the face: one of FINISHES
 
     def __post_init__(self) -> None:
         if self.white not in WHITE_STYLES:
             raise ValueError(f"unknown 白 style {self.white!r}; expected one of {WHITE_STYLES}")
         if self.dot_style not in DOT_STYLES:
             raise ValueError(f"unknown dot style {self.dot_style!r}; expected one of {DOT_STYLES}")
+        if self.finish not in FINISHES:
+            raise ValueError(f"unknown finish {self.finish!r}; expected one of {FINISHES}")
 
 
 WHITE_STYLES = ("blank", "frame", "double", "corners", "thick")
 DOT_STYLES = ("rings", "filled", "outline", "petals")  # concentric rings (classic), plain, one ring, rayed
+# Real tiles are carved and painted: the groove's walls shade one side of every stroke and light the other
+# ("engraved"); lacquered art sets shine on top of raised strokes with a shadow below ("glossy"); some sets rim
+# coloured glyphs in black ("outlined"); old sets lose paint in patches ("worn").
+FINISHES = ("flat", "engraved", "glossy", "outlined", "worn")
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -116,6 +124,8 @@ def random_scheme(rng: np.random.Generator) -> Scheme:
         numeral_bottom=float(rng.uniform(0.36, 0.52)),
         dots=tuple(shift(c) for c in base.dots),  # type: ignore
         bamboo=tuple(shift(c) for c in base.bamboo),  # type: ignore
+        # drawn last, so the sets of the pool keep every earlier choice they had before finishes existed
+        finish=str(rng.choice(FINISHES, p=(0.4, 0.2, 0.15, 0.1, 0.15))),
     )
 
 
@@ -161,8 +171,56 @@ def _draw_cached(kind: int, scheme: Scheme, variant: int) -> np.ndarray:
         raise ValueError(f"tile class {kind} is out of range 0..35")
     if scheme.corner_index and kind < 31:
         img = _with_corner_index(img, kind, scheme)
+    if kind != BACK:
+        img = _finished(img, scheme, seed=kind * 8 + variant)
     out = img.resize(BASE_SIZE, Image.LANCZOS)
     return np.asarray(out, dtype=np.uint8)
+
+
+def _finished(img: Image.Image, s: Scheme, seed: int) -> Image.Image:
+    """The face with its ink finished as `s.finish` says (at the 2x drawing size; light from the top left)."""
+    if s.finish == "flat":
+        return img
+    rgb = np.asarray(img, np.float32)
+    face = np.array(s.face, np.float32)
+    ink = (np.abs(rgb - face).max(axis=2) > 20).astype(np.float32)
+    if not ink.any():  # a blank 白 has nothing to finish
+        return img
+    w, h = img.size
+    d = max(2, round(0.012 * w))
+    if s.finish == "engraved":
+        wall = _soft(ink * (1 - _shifted(ink, d, d)))  # just inside the upper-left edge: in the groove's shadow
+        lit = _soft(ink * (1 - _shifted(ink, -d, -d)))  # just inside the lower-right edge: the lit wall
+        out = rgb * (1 - 0.5 * wall) + (255 - rgb) * 0.35 * lit
+    elif s.finish == "glossy":
+        shine = _soft(ink * (1 - _shifted(ink, 2 * d, 0)), 2.0)  # the top of each raised stroke catches the light
+        drop = _soft((1 - ink) * _shifted(ink, 2 * d, d), 2.5)  # and it casts a shadow below and to the right
+        out = rgb * (1 - 0.3 * drop)
+        out = out + (255 - out) * 0.55 * shine
+    elif s.finish == "outlined":
+        grown = np.asarray(_mask_image(ink).filter(ImageFilter.MaxFilter(2 * d + 1)), np.float32) / 255
+        rim = _soft(grown * (1 - ink), 0.7)
+        out = rgb * (1 - rim) + np.array((35, 30, 30), np.float32) * rim
+    else:  # worn: paint gone in coarse patches, back toward the bare face
+        rng = np.random.default_rng([zlib.crc32(s.name.encode()), seed])
+        noise = _mask_image(rng.random((h // 24 + 1, w // 24 + 1))).resize((w, h), Image.BICUBIC)
+        gone = np.clip((np.asarray(noise, np.float32)[..., None] / 255 - 0.55) * 4, 0, 1) * ink[..., None]
+        out = rgb * (1 - 0.7 * gone) + face * 0.7 * gone
+    return Image.fromarray(np.clip(out, 0, 255).astype(np.uint8))
+
+
+def _mask_image(mask: np.ndarray) -> Image.Image:
+    return Image.fromarray((np.clip(mask, 0, 1) * 255).astype(np.uint8))
+
+
+def _soft(mask: np.ndarray, radius: float = 1.0) -> np.ndarray:
+    """(H, W, 1) float mask in [0, 1], blurred: the edges of light and shade are soft."""
+    return np.asarray(_mask_image(mask).filter(ImageFilter.GaussianBlur(radius)), np.float32)[..., None] / 255
+
+
+def _shifted(mask: np.ndarray, dy: int, dx: int) -> np.ndarray:
+    """mask[p - (dy, dx)]: the mask moved down by dy and right by dx (the face's edge is blank, so wrapping is harmless)."""
+    return np.roll(mask, (dy, dx), axis=(0, 1))
 
 
 def _with_corner_index(img: Image.Image, kind: int, s: Scheme) -> Image.Image:

@@ -155,6 +155,18 @@ def accuracy(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) ->
     return float((predict_classes(model, images, batch) == labels).sum()) / max(len(images), 1)
 
 
+def schedule_steps(planned: int | None, steps_per_epoch: int, max_epochs: int) -> int:
+    """Steps the learning-rate schedule spans: those the wall-time budget allows (`planned`, once measured) or
+    those of max_epochs, whichever is fewer, so the rate has come down when training stops."""
+    return min(planned or steps_per_epoch * max_epochs, steps_per_epoch * max_epochs)
+
+
+def cosine_lr(base: float, step: int, total: int, warmup: int = 30) -> float:
+    """Linear warm-up over the first `warmup` steps, then a cosine from `base` down to 2 % of it at step `total`."""
+    warm = min(1.0, (step + 1) / warmup)
+    return base * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(step / total, 1.0))))
+
+
 def save_checkpoint(model, path: Path, epoch: int, metrics: dict, imgsz: int) -> None:
     import copy
 
@@ -182,7 +194,8 @@ def train_fast_classifier(
     seed: int = 0,
     augmentation: str = "photo",
 ) -> Path:
-    """Train until `minutes` of wall time or max_epochs are spent (cosine learning rate over the planned steps).
+    """Train until `minutes` of wall time or max_epochs are spent, whichever comes first (the cosine learning rate
+    is planned over the steps the first limit allows).
 
     Writes out/weights/best.pt (best val accuracy) and last.pt, and out/progress.jsonl. `val_name_prefix` limits
     the reported val accuracy to crops whose file name starts with it (e.g. the cmd val source). `augmentation`
@@ -228,10 +241,8 @@ def train_fast_classifier(
             if planned is None and step == 20:  # plan the cosine schedule from the measured step time
                 per_step = (time.time() - epoch_start) / 20
                 planned = max(int((budget_s - (time.time() - started)) / per_step), 40) + step
-            total = planned or steps_per_epoch * max_epochs
             for group in optimizer.param_groups:
-                warm = min(1.0, (step + 1) / 30)
-                group["lr"] = lr * warm * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(step / total, 1.0))))
+                group["lr"] = cosine_lr(lr, step, schedule_steps(planned, steps_per_epoch, max_epochs))
             loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
