@@ -252,7 +252,7 @@ def markdown(report: dict) -> str:
         lines.append(f"| {fold['held_out']} | {fold['augmentation']} | {fold['epochs']} | {worst} | "
                      f"{', '.join(fold['unseen']['top_confusions'])} |")
     lines += ["", "Reading these figures: a proxy for the target on tile sets outside the training data, for choosing "
-              "a training recipe. Each fold trains for minutes on a sample of the crops, so its levels sit below the "
+              "a training recipe. Each fold trains briefly on a sample of the crops, so its levels sit below the "
               "shipped classifier's; the gap between seen and unseen, and between recipes in the same run, is what "
               "they measure. Crops come from labelled boxes (jittered), not from the detector."]
     return "\n".join(lines) + "\n"
