@@ -228,7 +228,7 @@ def test_no_boxes_classify_to_an_empty_array():
     assert probs.shape == (0, len(CLASS_NAMES))
 
 
-@pytest.mark.parametrize("name", ["photo", "style"])
+@pytest.mark.parametrize("name", ["photo", "style", "warp"])
 def test_crop_augmentations_keep_shape_and_range_and_follow_the_seed(name):
     import torch
 
@@ -262,10 +262,38 @@ def test_style_augmentation_changes_ink_colours_that_photo_augmentation_keeps():
     assert red_ink_share("style") < 0.95
 
 
+def _straightness_residual(crops) -> float:
+    """Median over crops of the largest distance (px) of a dark vertical stroke's row centres from their best line."""
+    import numpy as np
+
+    residuals = []
+    for crop in crops.mean(dim=1).numpy():
+        ink = crop < crop.mean() - 0.25 * (crop.mean() - crop.min())
+        rows = [y for y in range(8, 56) if ink[y].any()]
+        centres = np.array([np.flatnonzero(ink[y]).mean() for y in rows])
+        fit = np.polyval(np.polyfit(rows, centres, 1), rows)
+        residuals.append(np.abs(centres - fit).max())
+    return float(np.median(residuals))
+
+
+def test_warp_augmentation_bends_strokes_that_photo_augmentation_keeps_straight():
+    """An affine warp keeps a straight stroke straight; 'warp' bends it, as calligraphy differs between makers."""
+    import torch
+
+    from vision.twostage.fastcls import AUGMENTATIONS
+
+    crops = torch.ones(64, 3, 64, 64)
+    crops[:, :, 4:60, 30:34] = 0.0
+    photo = _straightness_residual(AUGMENTATIONS["photo"](crops.clone(), torch.Generator().manual_seed(5)))
+    warp = _straightness_residual(AUGMENTATIONS["warp"](crops.clone(), torch.Generator().manual_seed(5)))
+    assert photo < 0.6
+    assert warp > 0.9
+
+
 def test_an_unknown_augmentation_is_refused(tmp_path):
     from vision.twostage.fastcls import train_fast_classifier
 
-    with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style"):
+    with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style, warp"):
         train_fast_classifier(tmp_path, tmp_path / "run", minutes=1, augmentation="flip")
 
 

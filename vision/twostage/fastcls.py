@@ -43,8 +43,9 @@ def load_split(folder: Path, limit_per_class: int | None = None) -> tuple[np.nda
     return np.stack(images), np.array(labels, np.int64), names
 
 
-def augment(batch, generator):
-    """Per-sample random affine (rotation +-12 deg, scale 0.88-1.12, shift +-7 %), colour jitter and some grey."""
+def augment(batch, generator, warp: float = 0.0):
+    """Per-sample random affine (rotation +-12 deg, scale 0.88-1.12, shift +-7 %), colour jitter and some grey.
+    `warp` > 0 adds a smooth random bend (see `_bend`) of that standard deviation, in half crop widths."""
     import torch
     import torch.nn.functional as F
 
@@ -55,6 +56,8 @@ def augment(batch, generator):
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
     theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, batch.shape, align_corners=False)
+    if warp > 0:
+        grid = grid + _bend(n, batch.shape[2], batch.shape[3], warp, generator)
     out = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
     brightness = 1 + (torch.rand(n, 1, 1, 1, generator=generator) * 2 - 1) * 0.35
     contrast = 1 + (torch.rand(n, 1, 1, 1, generator=generator) * 2 - 1) * 0.35
@@ -103,6 +106,25 @@ def augment_style(batch, generator):
     return out.clamp_(0, 1)
 
 
+def augment_warp(batch, generator):
+    """`augment` with a smooth random bend of the whole crop: strokes a few pixels longer, shorter or curved, as the
+    same character is brushed differently by each maker's calligraphy (real 萬, 西 and 北 are rarely a font's)."""
+    return augment(batch, generator, warp=WARP_STD)
+
+
+WARP_STD = 0.06  # in half crop widths: about 2 px at 64 px, at most about 6
+WARP_KNOTS = 4  # a 4 x 4 lattice of random moves, smoothly interpolated: bends strokes, keeps their topology
+
+
+def _bend(n: int, h: int, w: int, std: float, generator):
+    """(n, h, w, 2) smooth random displacement for a sampling grid in [-1, 1] coordinates."""
+    import torch
+    import torch.nn.functional as F
+
+    knots = torch.randn(n, 2, WARP_KNOTS, WARP_KNOTS, generator=generator) * std
+    return F.interpolate(knots, size=(h, w), mode="bicubic", align_corners=True).permute(0, 2, 3, 1)
+
+
 def _face_colour(batch):
     """(N, 3, 1, 1) median colour of the middle of each crop: mostly tile face, since the ink covers less of it
     (the crop's edge holds the table: vision.twostage.crops.MARGIN and the box jitter)."""
@@ -111,7 +133,7 @@ def _face_colour(batch):
     return middle.flatten(2).median(dim=2).values[:, :, None, None]
 
 
-AUGMENTATIONS = {"photo": augment, "style": augment_style}
+AUGMENTATIONS = {"photo": augment, "style": augment_style, "warp": augment_warp}
 
 
 def to_float(images: np.ndarray):
