@@ -83,7 +83,7 @@ def classifier(
     pretrained: str = typer.Option("mahjong-detector", help="backbone start: 'mahjong-detector', a local .pt, or 'none'"),
     name: str = typer.Option("classifier"),
     val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (a source prefix of CROPS/sources.json, e.g. s4_)"),
-    augment: str = typer.Option("photo", help="fast trainer: 'photo' (affine, light and colour jitter), 'style' (photo, plus other ink colours, blur and hidden patches) or 'warp' (photo, plus a smooth random bend of the strokes, as calligraphy differs between makers); benchmarks/unseen_sets.py compares them on tile sets not in the crops"),
+    augment: str = typer.Option("photo", help="fast trainer: 'photo' (affine, light and colour jitter), 'style' (photo, plus other ink colours, blur and hidden patches) or 'warp' (photo, plus a smooth random bend of the strokes, as calligraphy differs between makers); benchmarks/unseen_sets.py compares them on tile sets not in the crops, where neither beat 'photo'"),
     resume: Path = typer.Option(None, help="ultralytics trainer: continue from RUN/weights/last.pt"),
 ) -> None:
     """Train the crop classifier (yolo11n-cls, 36 classes)."""
