@@ -51,13 +51,10 @@ def anatomy(predict: ev.Predictor, images: list[ev.LabelledImage], conf: float) 
     missed, extra, misread = Counter(), Counter(), Counter()
     extra_away_classes, boxed_small_classes = Counter(), Counter()
     for item in images:
-        pred = predict(item.path)
-        kept = pred.confidence >= conf
-        boxes, classes = pred.xyxy[kept], pred.class_id[kept]
-        iou = ev.box_iou(item.xyxy, boxes)
-        pairs = ev.greedy_match(iou, ev.MATCH_IOU)
-        matched_true, matched_pred = {t for t, _ in pairs}, {p for _, p in pairs}
-        for t, p in pairs:
+        matching = ev.match_at(item, predict(item.path), conf)
+        boxes, classes, iou = matching.xyxy, matching.class_id, matching.iou
+        matched_true, matched_pred = {t for t, _ in matching.pairs}, {p for _, p in matching.pairs}
+        for t, p in matching.pairs:
             if item.class_id[t] != classes[p]:
                 misread[f"{CLASS_NAMES[item.class_id[t]]}->{CLASS_NAMES[classes[p]]}"] += 1
         for t in set(range(len(item.class_id))) - matched_true:
@@ -134,8 +131,9 @@ def main() -> None:
               "anatomy": anatomy(predict, images, args.conf)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "error_anatomy.json").write_text(json.dumps(report, indent=1) + "\n")
-    (args.out / "error_anatomy.md").write_text(to_markdown(report))
-    print(to_markdown(report))
+    text = to_markdown(report)
+    (args.out / "error_anatomy.md").write_text(text)
+    print(text)
 
 
 if __name__ == "__main__":

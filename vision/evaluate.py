@@ -96,6 +96,22 @@ def greedy_match(iou: np.ndarray, threshold: float) -> list[tuple[int, int]]:
     return pairs
 
 
+@dataclass(frozen=True)
+class Matching:
+    """One photo's predictions kept at an operating confidence, matched one-to-one to its labelled tiles."""
+
+    xyxy: np.ndarray  # (K, 4) the kept predictions
+    class_id: np.ndarray  # (K,)
+    iou: np.ndarray  # (M, K) labelled tiles x kept predictions
+    pairs: list[tuple[int, int]]  # (tile, prediction) with IoU >= MATCH_IOU, highest first
+
+
+def match_at(truth: LabelledImage, pred: Prediction, conf: float) -> Matching:
+    kept = pred.confidence >= conf
+    iou = box_iou(truth.xyxy, pred.xyxy[kept])
+    return Matching(pred.xyxy[kept], pred.class_id[kept], iou, greedy_match(iou, MATCH_IOU))
+
+
 def _true_positive_flags(truth: LabelledImage, pred: Prediction) -> np.ndarray:
     """(N, 10) flags: prediction i is a true positive at each mAP IoU threshold (same class, one-to-one, best conf first)."""
     flags = np.zeros((len(pred.class_id), len(MAP_IOUS)), dtype=bool)
@@ -199,19 +215,17 @@ def evaluate(
         cls_rows.append(pred.class_id)
         np.add.at(true_per_class, item.class_id, 1)
 
-        kept = pred.confidence >= conf
-        pairs = greedy_match(box_iou(item.xyxy, pred.xyxy[kept]), MATCH_IOU)
-        kept_cls = pred.class_id[kept]
+        matching = match_at(item, pred, conf)
         wrong = 0
-        for t, p in pairs:
-            truth_cls, pred_cls = int(item.class_id[t]), int(kept_cls[p])
+        for t, p in matching.pairs:
+            truth_cls, pred_cls = int(item.class_id[t]), int(matching.class_id[p])
             if truth_cls == pred_cls:
                 correct_per_class[truth_cls] += 1
             else:
                 wrong += 1
                 confusions[(truth_cls, pred_cls)] += 1
-        image_missed = len(item.class_id) - len(pairs)
-        image_extra = int(kept.sum()) - len(pairs)
+        image_missed = len(item.class_id) - len(matching.pairs)
+        image_extra = len(matching.class_id) - len(matching.pairs)
         missed, misclassified, extra = missed + image_missed, misclassified + wrong, extra + image_extra
         exact += image_missed + wrong + image_extra == 0
 
