@@ -158,6 +158,7 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
         crops,
     )
     detector_run = train_tile_detector(boards / "data.yaml", 1, imgsz=64, batch=4, project=tmp_path / "runs")
+    assert "cache: ram" in (detector_run / "args.yaml").read_text()  # photos decoded once, not per mosaic
     classifier_run = train_fast_classifier(crops, tmp_path / "runs" / "classifier", minutes=2, max_epochs=1, batch=32)
     model_dir = export_two_stage(
         detector_run / "weights" / "best.pt", classifier_run / "weights" / "best.pt", tmp_path / "model",

@@ -106,6 +106,10 @@ class TrainSettings:
     plots: bool = False
     command: str = ""  # the command line that started the run, kept for the model card
     hours: float | None = None  # wall-time budget: ultralytics re-plans the epochs after the first one
+    # Keep the photos decoded and resized in RAM: on CPU ultralytics loads data in the training process
+    # (workers=0), and mosaic decodes four large phone photos per sample (ultralytics skips the cache when
+    # memory is short).
+    cache_ram: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
 
     def ultralytics_args(self, data_yaml: Path) -> dict[str, Any]:
@@ -119,6 +123,7 @@ class TrainSettings:
             "exist_ok": True,
             "device": "cpu",
             "workers": 0,
+            "cache": "ram" if self.cache_ram else False,
             "amp": False,
             "patience": 0,  # 0 disables early stopping: the epoch budget is fixed
             "fliplr": 0.0,

@@ -40,6 +40,7 @@ def train_tile_detector(
         name=name,
         project=project,
         close_mosaic=1,
+        cache_ram=True,
         fraction=fraction,
         lr0=lr0,
         hours=hours,
