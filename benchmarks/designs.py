@@ -106,7 +106,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=RESULTS / "designs")
     args = parser.parse_args()
 
-    images = [item for folder in ev.val_folders(args.data, args.split) for item in ev.load_labelled_folder(folder, args.limit)]
+    images = ev.labelled_images(args.data, args.split, args.limit)
     data_name = f"{args.data.name}:{args.split}"
     a_dir = model_dir_for(args.a, args.a_imgsz)
     results = [run_design("(a) one-stage", a_dir, args.backend, images, data_name),

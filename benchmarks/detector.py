@@ -113,7 +113,7 @@ def main() -> None:
     from vision.detector import TileDetector, available_backends
 
     data_name = str(args.data.resolve().relative_to(REPO)) if args.data.resolve().is_relative_to(REPO) else str(args.data)
-    images = [i for folder in ev.val_folders(args.data) for i in ev.load_labelled_folder(folder, args.limit)]
+    images = ev.labelled_images(args.data, limit=args.limit)
     paths = [i.path for i in images][: args.latency_images]
     meta = json.loads((args.model / "meta.json").read_text())
     rows = []

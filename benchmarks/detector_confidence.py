@@ -25,6 +25,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from mjsnap.paths import repo_relative  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 
@@ -89,11 +90,6 @@ def to_markdown(report: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
-def _shown(path: Path) -> str:
-    path = path.resolve()
-    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--model", type=Path, action="append", help="a two-stage model directory; repeat to compare")
@@ -102,12 +98,12 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     args = parser.parse_args()
     models = args.model or [REPO / "models" / "current"]
-    images = [item for folder in ev.val_folders(args.data) for item in ev.load_labelled_folder(folder)]
-    report = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "data": _shown(args.data),
+    images = ev.labelled_images(args.data)
+    report = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "data": repo_relative(args.data),
               "images": len(images), "cut": args.cut, "models": {}}
     for model in models:
-        version = json.loads((model / "meta.json").read_text()).get("version", _shown(model))
-        report["models"][version] = {"model": _shown(model), "classes": measure(model, images, args.cut)}
+        version = json.loads((model / "meta.json").read_text()).get("version", repo_relative(model))
+        report["models"][version] = {"model": repo_relative(model), "classes": measure(model, images, args.cut)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "detector_confidence.json").write_text(json.dumps(report, indent=1) + "\n")
     text = to_markdown(report)

@@ -30,6 +30,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from mjsnap.paths import repo_relative  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 
@@ -84,11 +85,6 @@ def anatomy(predict: ev.Predictor, images: list[ev.LabelledImage], conf: float) 
     }
 
 
-def _shown(path: Path) -> str:
-    path = path.resolve()
-    return str(path.relative_to(REPO)) if path.is_relative_to(REPO) else str(path)
-
-
 def to_markdown(report: dict) -> str:
     a = report["anatomy"]
     m, e, r = a["missed"], a["extra"], a["misread"]
@@ -124,10 +120,10 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     args = parser.parse_args()
     predict, _ = ev.detector_predictor(args.model)
-    images = [item for folder in ev.val_folders(args.data) for item in ev.load_labelled_folder(folder)]
+    images = ev.labelled_images(args.data)
     meta = json.loads((args.model / "meta.json").read_text())
-    report = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "model": _shown(args.model),
-              "version": meta.get("version"), "data": _shown(args.data), "conf": args.conf,
+    report = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "model": repo_relative(args.model),
+              "version": meta.get("version"), "data": repo_relative(args.data), "conf": args.conf,
               "anatomy": anatomy(predict, images, args.conf)}
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "error_anatomy.json").write_text(json.dumps(report, indent=1) + "\n")

@@ -9,6 +9,12 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 MODELS_DIR = Path(os.environ.get("MJSNAP_MODELS", REPO_ROOT / "models"))
 
 
+def repo_relative(path: Path) -> str:
+    """A path as reports quote it: relative to the checkout when inside it, else absolute."""
+    path = Path(path).resolve()
+    return str(path.relative_to(REPO_ROOT)) if path.is_relative_to(REPO_ROOT) else str(path)
+
+
 def shared_dir() -> Path | None:
     """../shared beside the checkout (or $MJSNAP_SHARED); None when it is absent."""
     candidate = Path(os.environ.get("MJSNAP_SHARED", REPO_ROOT.parent / "shared"))

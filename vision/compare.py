@@ -4,7 +4,6 @@ difference is the models' and not the measurement's."""
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 from pydantic import BaseModel
@@ -61,15 +60,7 @@ def resolve_data(data: Path) -> Path:
 
 def labelled_images(data: Path, split: str = "val", limit: int | None = None) -> list[ev.LabelledImage]:
     """The labelled images of one split of a datasets/*.yaml config or a dataset folder."""
-    import yaml
-
-    from vision.train import resolve_data_config
-
-    with tempfile.TemporaryDirectory(prefix="mjsnap-compare-") as tmp:
-        resolved = yaml.safe_load(resolve_data_config(resolve_data(data), Path(tmp)).read_text())
-    if split not in resolved:
-        raise ValueError(f"{data} has no {split!r} split")
-    return [item for folder in resolved[split] for item in ev.load_labelled_folder(Path(folder), limit)]
+    return ev.labelled_images(resolve_data(data), split, limit)
 
 
 def model_backends(model_dir: Path) -> list[str]:

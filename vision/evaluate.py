@@ -301,11 +301,19 @@ def checkpoint_model_dir(checkpoint: Path, imgsz: int, out_root: Path) -> Path:
 
 def val_folders(config: Path, split: str = "val") -> list[Path]:
     """The image folders of one split of a datasets/*.yaml config (placeholders resolved)."""
+    import tempfile
+
     import yaml
 
     from vision.train import resolve_data_config
 
-    resolved = yaml.safe_load(resolve_data_config(Path(config)).read_text())
+    with tempfile.TemporaryDirectory(prefix="mjsnap-data-") as tmp:  # only the folders are wanted, not the file
+        resolved = yaml.safe_load(resolve_data_config(Path(config), Path(tmp)).read_text())
     if split not in resolved:
         raise ValueError(f"{config} has no {split!r} split")
     return [Path(p) for p in resolved[split]]
+
+
+def labelled_images(config: Path, split: str = "val", limit: int | None = None) -> list[LabelledImage]:
+    """Every labelled image of one split of a datasets/*.yaml config (`limit` images per folder)."""
+    return [item for folder in val_folders(config, split) for item in load_labelled_folder(folder, limit)]

@@ -143,7 +143,7 @@ def evaluate(
 
     model_dir = model if model.is_dir() else ev.checkpoint_model_dir(model, imgsz, WORK_DIR / "eval_models")
     predictor, chosen = ev.detector_predictor(model_dir, backend)
-    images = [item for folder in ev.val_folders(data, split) for item in ev.load_labelled_folder(folder, limit)]
+    images = ev.labelled_images(data, split, limit)
     report = ev.evaluate(predictor, images, conf, f"{model} ({chosen})", f"{data}:{split}")
     typer.echo(report.summary())
     for row in report.per_class:
