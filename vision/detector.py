@@ -218,7 +218,11 @@ def read_meta(model_dir: Path) -> dict:
 
 
 class TileDetector:
-    """Load a model once, then ``detect`` photos. ``backend="auto"`` picks the fastest one present."""
+    """Load a model once, then ``detect`` photos. ``backend="auto"`` picks the fastest one present.
+
+    ``zoom`` (two-stage models): when the tiles found are small in the photo, the tile detector looks again at the
+    region around them (vision.twostage.zoom), so a hand photographed from afar reads as well as a close one.
+    """
 
     def __init__(
         self,
@@ -226,6 +230,7 @@ class TileDetector:
         backend: str = "auto",
         conf: float = 0.25,
         iou: float = 0.5,
+        zoom: bool = True,
     ) -> None:
         if not 0 <= conf < 1 or not 0 < iou <= 1:
             raise ValueError(f"conf must be in [0, 1) and iou in (0, 1], got conf={conf} iou={iou}")
@@ -237,7 +242,7 @@ class TileDetector:
         self.conf, self.iou = conf, iou
         self._two_stage = None
         if meta.get("design") == DESIGN:  # design (b): tile detector + crop classifier (vision.twostage)
-            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou)
+            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou, zoom)
             self.backend = self._two_stage.backend
             return
         self.backend = choose_backend(self.model_dir, backend)

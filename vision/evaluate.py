@@ -269,11 +269,13 @@ def evaluate(
 MAP_CONF = 0.001  # predictions are kept down to this confidence so the PR curves are complete
 
 
-def detector_predictor(model_dir: Path, backend: str = "auto", iou: float = 0.5) -> tuple[Predictor, str]:
+def detector_predictor(
+    model_dir: Path, backend: str = "auto", iou: float = 0.5, zoom: bool = True
+) -> tuple[Predictor, str]:
     """A Predictor running mjsnap's TileDetector on a model directory; returns it with the backend it chose."""
     from vision.detector import TileDetector
 
-    detector = TileDetector(Path(model_dir), backend=backend, conf=MAP_CONF, iou=iou)
+    detector = TileDetector(Path(model_dir), backend=backend, conf=MAP_CONF, iou=iou, zoom=zoom)
 
     def predict(path: Path) -> Prediction:
         dets = detector.detect(path)

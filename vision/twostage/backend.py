@@ -27,6 +27,7 @@ from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import LoadedImage
 from vision.twostage.crops import cut_tile
+from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
 DESIGN = "two_stage"
 STAGES = ("detector", "classifier")
@@ -45,7 +46,7 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
 class TwoStageNetworks:
     """Both networks of a two-stage model directory in one backend; `detect` gives the facade's Detections."""
 
-    def __init__(self, model_dir: Path, meta: dict, backend: str, conf: float, iou: float) -> None:
+    def __init__(self, model_dir: Path, meta: dict, backend: str, conf: float, iou: float, zoom: bool = True) -> None:
         from vision.detector import _LOADERS, choose_backend
 
         check_two_stage_meta(meta, model_dir)
@@ -56,24 +57,45 @@ class TwoStageNetworks:
         self.batch = meta["classifier"]["batch"]
         self.margin = float(meta["classifier"].get("margin", 0.06))
         self.half_turn_average = bool(meta["classifier"].get("half_turn_average", False))
-        self.conf, self.iou = conf, iou
+        self.conf, self.iou, self.zoom = conf, iou, zoom
         self._detector = _LOADERS[self.backend](self.model_dir / "detector")
         self._classifier = _LOADERS[self.backend](self.model_dir / "classifier")
 
     def find_tiles(self, loaded: LoadedImage) -> tuple[np.ndarray, np.ndarray]:
-        """Tile boxes (xyxy, working-image pixels) and detector confidences, best first."""
+        """Tile boxes (xyxy, working-image pixels) and detector confidences, best first.
+
+        With ``zoom``, a hand that is small in the photo is looked at again (vision.twostage.zoom): the boxes found
+        in the region around it are replaced by those of a second pass on that region alone.
+        """
+        rgb = loaded.pixels
+        height, width = rgb.shape[:2]
+        boxes, confidence = self._boxes(rgb, min(self.conf, ZOOM_CONF) if self.zoom else self.conf)
+        region = zoom_region(boxes[confidence >= ZOOM_CONF], width, height, self.detector_imgsz) if self.zoom else None
+        if region is not None:
+            x1, y1, x2, y2 = region
+            zoomed, zoomed_confidence = self._boxes(rgb[y1:y2, x1:x2], self.conf)
+            beyond = outside(boxes, region)
+            boxes = np.concatenate([zoomed + np.array([x1, y1, x1, y1], np.float32), boxes[beyond]])
+            confidence = np.concatenate([zoomed_confidence, confidence[beyond]])
+            order = np.argsort(-confidence, kind="stable")[:MAX_CROPS]
+            boxes, confidence = boxes[order], confidence[order]
+        keep = confidence >= self.conf
+        return boxes[keep], confidence[keep]
+
+    def _boxes(self, rgb: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
+        """One detector pass over ``rgb``: boxes (xyxy, pixels of rgb) and confidences, best first."""
         from vision.detector import decode, letterbox, to_tensor
 
-        boxed, placement = letterbox(loaded.pixels, self.detector_imgsz)
+        boxed, placement = letterbox(rgb, self.detector_imgsz)
         output = np.asarray(self._detector(to_tensor(boxed)), dtype=np.float32)
         if output.ndim != 3 or output.shape[1] != 5:
             raise ValueError(f"{self.model_dir}/detector ({self.backend}): output {output.shape} is not (1, 5, N)")
-        boxes, confidence, _ = decode(output, self.conf, self.iou, MAX_CROPS)
+        boxes, confidence, _ = decode(output, conf, self.iou, MAX_CROPS)
         pad = np.array([placement.pad_x, placement.pad_y, placement.pad_x, placement.pad_y], np.float32)
         gain = np.array([placement.gain_x, placement.gain_y, placement.gain_x, placement.gain_y], np.float32)
         boxes = (boxes - pad) / gain
-        height, width = loaded.pixels.shape[:2]
-        return np.clip(boxes, 0, [width, height, width, height]), confidence
+        height, width = rgb.shape[:2]
+        return np.clip(boxes, 0, [width, height, width, height]).astype(np.float32), confidence
 
     def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
         """(N, 36) class probabilities of the tiles in boxes (pixels of rgb)."""

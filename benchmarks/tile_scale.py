@@ -1,0 +1,144 @@
+"""How the tile reader holds up as the hand gets smaller in the photo (a photo taken from farther away).
+
+Each labelled photo is placed, at its own size, on a synthetic table background `scale` times as wide and as high
+(felt, wood, cloth, desk... from vision.synth.background, at a random place drawn from the seed), so its tiles take
+1/scale of the photo's width as in a photo taken `scale` times as far. The labels move with it. Each model reads the
+same derived photos through `TileDetector` (the product's path: working image of at most 1600 px, the detector's
+letterbox, the crop classifier) and is scored by `vision.evaluate`, as `mjsnap eval`: once as the product reads them,
+looking again at a hand that is small in the photo (vision.twostage.zoom), and once with one look only.
+
+    .venv/bin/python benchmarks/tile_scale.py --model models/current [--model work/model_X] \
+        [--data datasets/cmd.yaml] [--scales 1 2 3 4] [--limit N] [--out benchmarks/results]
+
+Writes tile_scale.json and tile_scale.md to --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from datetime import datetime, timezone
+from itertools import product
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from mjsnap.paths import repo_relative  # noqa: E402
+from vision import evaluate as ev  # noqa: E402
+from vision.imageio import load_image  # noqa: E402
+from vision.synth.background import random_background  # noqa: E402
+
+
+def place_on_table(rgb: np.ndarray, xyxy: np.ndarray, scale: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``rgb`` pasted at a random place on a background ``scale`` times its size; its boxes moved with it."""
+    height, width = rgb.shape[:2]
+    if scale == 1:
+        return rgb, xyxy
+    canvas_h, canvas_w = round(height * scale), round(width * scale)
+    _, background = random_background(rng, canvas_h, canvas_w)
+    canvas = np.clip(background, 0, 255).astype(np.uint8)
+    top, left = int(rng.integers(0, canvas_h - height + 1)), int(rng.integers(0, canvas_w - width + 1))
+    canvas[top : top + height, left : left + width] = rgb
+    return canvas, xyxy + [left, top, left, top]
+
+
+def write_scaled(images: list[ev.LabelledImage], scale: float, folder: Path, seed: int) -> list[ev.LabelledImage]:
+    """The derived photos (JPEG quality 95) and their YOLO labels in an ultralytics layout under ``folder``."""
+    rng = np.random.default_rng(seed)
+    image_dir, label_dir = folder / "images" / "val", folder / "labels" / "val"
+    image_dir.mkdir(parents=True), label_dir.mkdir(parents=True)
+    for item in images:
+        rgb, boxes = place_on_table(load_image(item.path), item.xyxy, scale, rng)
+        height, width = rgb.shape[:2]
+        cv2.imwrite(str(image_dir / f"{item.path.stem}.jpg"), cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR),
+                    [cv2.IMWRITE_JPEG_QUALITY, 95])
+        centre = (boxes[:, :2] + boxes[:, 2:]) / 2 / [width, height]
+        size = (boxes[:, 2:] - boxes[:, :2]) / [width, height]
+        rows = np.column_stack([item.class_id, centre, size])
+        np.savetxt(label_dir / f"{item.path.stem}.txt", rows, fmt=["%d"] + ["%.6f"] * 4)
+    return ev.load_labelled_folder(image_dir)
+
+
+def median_tile_height(images: list[ev.LabelledImage]) -> float:
+    """Median labelled tile height as a fraction of its photo's height."""
+    from PIL import Image
+
+    fractions = []
+    for item in images:
+        with Image.open(item.path) as im:
+            fractions.extend(((item.xyxy[:, 3] - item.xyxy[:, 1]) / im.height).tolist())
+    return float(np.median(fractions)) if fractions else 0.0
+
+
+def to_markdown(report: dict) -> str:
+    lines = [
+        "# Tile reading as the hand gets smaller in the photo",
+        "",
+        f"{report['date']}: {report['data']} ({report['images']} photos, {report['tiles']} tiles), each pasted on a "
+        "synthetic table background `scale` times its width and height (seed "
+        f"{report['seed']}); `benchmarks/tile_scale.py`. *second look*: as the product reads (vision.twostage.zoom); "
+        "*one look*: the detector's first pass only. A tile's height is given as a share of the photo's and in "
+        "pixels of a 640 px input, which is roughly what the tile detector sees.",
+        "",
+        "| model | look | scale | tile height (of photo) | ~px at 640 | mAP50 | tile accuracy | errors (missed / misread / extra) | exact | ms/photo |",
+        "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
+    ]
+    for row in report["rows"]:
+        lines.append(
+            f"| {row['model']} | {'second look' if row['zoom'] else 'one look'} | {row['scale']:g} | {row['tile_height']:.3f} | {row['tile_height'] * 640:.0f} | "
+            f"{row['map50']:.3f} | {row['tile_accuracy']:.4f} | {row['tile_errors']} ({row['missed']} / "
+            f"{row['misclassified']} / {row['extra']}) | {row['exact_match']:.3f} | {row['ms_per_image']:.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", action="append", type=Path, help="model directory (repeatable; default models/current)")
+    parser.add_argument("--data", type=Path, default=REPO / "datasets" / "cmd.yaml")
+    parser.add_argument("--scales", type=float, nargs="+", default=[1, 2, 3, 4])
+    parser.add_argument("--limit", type=int, help="photos per val folder")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--conf", type=float, default=0.25)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    args = parser.parse_args(argv)
+    if any(scale < 1 for scale in args.scales):
+        parser.error("--scales must be 1 or more (the photo is pasted on a larger table)")
+    models = args.model or [REPO / "models" / "current"]
+    images = ev.labelled_images(args.data, "val", args.limit)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mjsnap-scale-") as tmp:
+        for scale in args.scales:
+            scaled = write_scaled(images, scale, Path(tmp) / f"x{scale:g}", args.seed)
+            height = median_tile_height(scaled)
+            for model, zoom in product(models, (True, False)):
+                predictor, backend = ev.detector_predictor(model, zoom=zoom)
+                report = ev.evaluate(predictor, scaled, args.conf, repo_relative(model), f"x{scale:g}")
+                print(report.summary(), "(second look)" if zoom else "(one look)", flush=True)
+                rows.append({"model": repo_relative(model), "zoom": zoom, "backend": backend, "scale": scale,
+                             "tile_height": height,
+                             **report.model_dump(include={"map50", "tile_accuracy", "tile_errors", "missed",
+                                                          "misclassified", "extra", "exact_match", "ms_per_image"})})
+    result = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "data": repo_relative(args.data),
+        "images": len(images),
+        "tiles": int(sum(len(item.class_id) for item in images)),
+        "seed": args.seed,
+        "rows": rows,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "tile_scale.json").write_text(json.dumps(result, indent=2) + "\n")
+    (args.out / "tile_scale.md").write_text(to_markdown(result))
+    print(to_markdown(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
