@@ -23,7 +23,6 @@ from datetime import datetime, timezone
 from itertools import product
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
@@ -33,6 +32,7 @@ from mjsnap.paths import repo_relative  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
 from vision.synth.background import random_background  # noqa: E402
+from vision.turned import write_labelled  # noqa: E402
 
 
 def place_on_table(rgb: np.ndarray, xyxy: np.ndarray, scale: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -51,18 +51,11 @@ def place_on_table(rgb: np.ndarray, xyxy: np.ndarray, scale: float, rng: np.rand
 def write_scaled(images: list[ev.LabelledImage], scale: float, folder: Path, seed: int) -> list[ev.LabelledImage]:
     """The derived photos (JPEG quality 95) and their YOLO labels in an ultralytics layout under ``folder``."""
     rng = np.random.default_rng(seed)
-    image_dir, label_dir = folder / "images" / "val", folder / "labels" / "val"
-    image_dir.mkdir(parents=True), label_dir.mkdir(parents=True)
     for item in images:
         rgb, boxes = place_on_table(load_image(item.path), item.xyxy, scale, rng)
-        height, width = rgb.shape[:2]
-        cv2.imwrite(str(image_dir / f"{item.path.stem}.jpg"), cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR),
-                    [cv2.IMWRITE_JPEG_QUALITY, 95])
-        centre = (boxes[:, :2] + boxes[:, 2:]) / 2 / [width, height]
-        size = (boxes[:, 2:] - boxes[:, :2]) / [width, height]
-        rows = np.column_stack([item.class_id, centre, size])
-        np.savetxt(label_dir / f"{item.path.stem}.txt", rows, fmt=["%d"] + ["%.6f"] * 4)
-    return ev.load_labelled_folder(image_dir)
+        write_labelled(rgb, boxes, item.class_id, folder / "images" / "val" / f"{item.path.stem}.jpg",
+                       folder / "labels" / "val" / f"{item.path.stem}.txt")
+    return ev.load_labelled_folder(folder / "images" / "val")
 
 
 def median_tile_height(images: list[ev.LabelledImage]) -> float:

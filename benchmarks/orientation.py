@@ -1,0 +1,96 @@
+"""How the tile reader holds up on photos that arrive turned (an orientation tag lost on the way).
+
+Each labelled photo is turned by 0, 90, 180 and 270 degrees in its pixels (vision.turned: counter-clockwise, labels
+turned with it, JPEG quality 95), and each model reads every turned set through `TileDetector`, as the product does,
+scored by `vision.evaluate` as `mjsnap eval`.
+
+    .venv/bin/python benchmarks/orientation.py --model models/current [--model work/model_X] \
+        [--data datasets/cmd.yaml] [--limit N] [--out benchmarks/results]
+
+Writes orientation.json and orientation.md to --out.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from datetime import datetime, timezone
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO))
+
+from mjsnap.paths import repo_relative  # noqa: E402
+from vision import evaluate as ev  # noqa: E402
+from vision.imageio import load_image  # noqa: E402
+from vision.turned import turn_photo, write_labelled  # noqa: E402
+
+FIELDS = {"map50", "tile_accuracy", "tile_errors", "missed", "misclassified", "extra", "exact_match", "ms_per_image"}
+
+
+def write_turned_set(images: list[ev.LabelledImage], quarter_turns: int, folder: Path) -> list[ev.LabelledImage]:
+    """Every photo turned by the same number of quarter turns, in an ultralytics layout under ``folder``."""
+    for item in images:
+        rgb, boxes = turn_photo(load_image(item.path), item.xyxy, quarter_turns)
+        write_labelled(rgb, boxes, item.class_id, folder / "images" / "val" / f"{item.path.stem}.jpg",
+                       folder / "labels" / "val" / f"{item.path.stem}.txt")
+    return ev.load_labelled_folder(folder / "images" / "val")
+
+
+def to_markdown(report: dict) -> str:
+    lines = [
+        "# Tile reading on photos turned in their pixels",
+        "",
+        f"{report['date']}: {report['data']} ({report['images']} photos, {report['tiles']} tiles), each turned "
+        "counter-clockwise in its pixels and re-saved as JPEG (quality 95); `benchmarks/orientation.py`.",
+        "",
+        "| model | turn | mAP50 | tile accuracy | errors (missed / misread / extra) | exact | ms/photo |",
+        "|---|---:|---:|---:|---|---:|---:|",
+    ]
+    for row in report["rows"]:
+        lines.append(
+            f"| {row['model']} | {row['degrees']} | {row['map50']:.3f} | {row['tile_accuracy']:.4f} | "
+            f"{row['tile_errors']} ({row['missed']} / {row['misclassified']} / {row['extra']}) | "
+            f"{row['exact_match']:.3f} | {row['ms_per_image']:.0f} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--model", action="append", type=Path, help="model directory (repeatable; default models/current)")
+    parser.add_argument("--data", type=Path, default=REPO / "datasets" / "cmd.yaml")
+    parser.add_argument("--limit", type=int, help="photos per val folder")
+    parser.add_argument("--conf", type=float, default=0.25)
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    args = parser.parse_args(argv)
+    models = args.model or [REPO / "models" / "current"]
+    images = ev.labelled_images(args.data, "val", args.limit)
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="mjsnap-turned-") as tmp:
+        for quarter_turns in range(4):
+            turned = write_turned_set(images, quarter_turns, Path(tmp) / f"r{90 * quarter_turns}")
+            for model in models:
+                predictor, backend = ev.detector_predictor(model)
+                report = ev.evaluate(predictor, turned, args.conf, repo_relative(model), f"turned {90 * quarter_turns}")
+                print(report.summary(), flush=True)
+                rows.append({"model": repo_relative(model), "backend": backend, "degrees": 90 * quarter_turns,
+                             **report.model_dump(include=FIELDS)})
+    result = {
+        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        "data": repo_relative(args.data),
+        "images": len(images),
+        "tiles": int(sum(len(item.class_id) for item in images)),
+        "rows": rows,
+    }
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "orientation.json").write_text(json.dumps(result, indent=2) + "\n")
+    (args.out / "orientation.md").write_text(to_markdown(result))
+    print(to_markdown(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

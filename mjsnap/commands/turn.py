@@ -1,0 +1,44 @@
+"""`mjsnap turn --data CONFIG --split train --out DIR --seed S`: each labelled photo of a dataset config, turned by a
+random quarter, half or three-quarter turn with its labels (vision.turned), for training a detector on photos taken in
+every orientation. Deterministic by seed."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import typer
+
+
+def turn(
+    data: Path = typer.Option(..., "--data", exists=True, dir_okay=False, help="dataset config (datasets/*.yaml)"),
+    split: str = typer.Option("train", "--split", help="which split of the config to turn"),
+    out: Path = typer.Option(..., "--out", help="output folder: images/<split>/ and labels/<split>/ (created)"),
+    seed: int = typer.Option(0, "--seed", min=0, help="photo i of seed S always gets the same turn"),
+) -> None:
+    """Write turned copies of a labelled photo set."""
+    from collections import Counter
+
+    from rich.console import Console
+
+    from vision.evaluate import labelled_images
+    from vision.turned import write_turned
+
+    console = Console(stderr=True)
+    try:
+        images = labelled_images(data, split)
+    except (FileNotFoundError, ValueError) as exc:
+        console.print(f"[red]mjsnap turn: {exc}[/red]", highlight=False)
+        raise typer.Exit(2) from None
+    console.print(f"turn: {len(images)} photos of {data} ({split}) -> {out} (seed {seed})", highlight=False)
+    start, turns = time.perf_counter(), Counter()
+    for done, (_, quarter_turns) in enumerate(write_turned(images, out, split, seed), start=1):
+        turns[90 * quarter_turns] += 1
+        if done % 200 == 0 or done == len(images):
+            console.print(f"  {done}/{len(images)} photos", highlight=False)
+    summary = ", ".join(f"{turns[d]} by {d} degrees" for d in sorted(turns))
+    console.print(f"done in {time.perf_counter() - start:.1f} s: {summary}", highlight=False)
+
+
+def register(app: typer.Typer) -> None:
+    app.command("turn")(turn)
