@@ -41,6 +41,16 @@ def test_a_small_hand_gets_a_region_around_it_with_a_margin():
     assert 28 * 480 / max(x2 - x1, y2 - y1) <= ZOOM_TILE_PX + 1
 
 
+def test_false_boxes_away_from_the_hand_do_not_stretch_the_region():
+    hand = tiles_at(600, 500, 14, 20)
+    edge = np.array([[0, 300, 60, 460], [0, 380, 50, 520]], np.float32)  # two large boxes at the photo's edge
+    lone = tiles_at(1500, 1100, 1, 20)  # one tile-sized box alone on the table
+    region = zoom_region(np.concatenate([hand, edge, lone]), 1600, 1200, 480)
+    assert region == zoom_region(hand, 1600, 1200, 480)
+    x1, y1, x2, y2 = region
+    assert x1 > 60 and x2 < 1500
+
+
 def test_a_region_near_the_border_is_clipped_to_the_photo():
     x1, y1, x2, y2 = zoom_region(tiles_at(0, 0, 5, 12), 1600, 1200, 480)
     assert (x1, y1) == (0, 0) and x2 <= 1600 and y2 <= 1200

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-ZOOM_CONF = 0.25  # boxes that place the hand: those the reader would keep at its operating cut
+ZOOM_CONF = 0.25  # boxes that place the hand: those the reader keeps (at 0.1 false boxes stretched the region)
 ZOOM_BELOW_PX = 32  # look again only when the median tile's longer side is under this many network pixels
 ZOOM_MIN_GAIN = 1.5  # ... and when the region makes tiles at least this much larger
 ZOOM_TILE_PX = 64  # tiles are not enlarged beyond this (the detector trained on 20-70 px tiles)
