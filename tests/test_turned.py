@@ -76,3 +76,7 @@ def test_turn_command_writes_the_split_and_refuses_a_missing_one(tmp_path):
     assert len(list((tmp_path / "out" / "labels" / "val").glob("x_r*.txt"))) == 1
     missing = CliRunner().invoke(app, ["turn", "--data", str(config), "--split", "test", "--out", str(tmp_path / "o2")])
     assert missing.exit_code == 2 and "'test' split" in " ".join(missing.output.split())
+    again = CliRunner().invoke(app, ["turn", "--data", str(config), "--split", "val", "--out", str(tmp_path / "out"),
+                                     "--seed", "9"])
+    assert again.exit_code == 2 and "already holds 1 files" in " ".join(again.output.split())
+    assert len(list((tmp_path / "out" / "images" / "val").iterdir())) == 1  # nothing written, nothing removed

@@ -13,7 +13,8 @@ import typer
 def turn(
     data: Path = typer.Option(..., "--data", exists=True, dir_okay=False, help="dataset config (datasets/*.yaml)"),
     split: str = typer.Option("train", "--split", help="which split of the config to turn"),
-    out: Path = typer.Option(..., "--out", help="output folder: images/<split>/ and labels/<split>/ (created)"),
+    out: Path = typer.Option(..., "--out", help="output folder: images/<split>/ and labels/<split>/ (created; must not "
+                                                  "hold that split already)"),
     seed: int = typer.Option(0, "--seed", min=0, help="photo i of seed S always gets the same turn"),
 ) -> None:
     """Write turned copies of a labelled photo set."""
@@ -25,6 +26,11 @@ def turn(
     from vision.turned import write_turned
 
     console = Console(stderr=True)
+    existing = [p for p in (out / "images" / split).glob("*") if p.is_file()]
+    if existing:  # turned copies of another seed or set would mix with these in training
+        console.print(f"[red]mjsnap turn: {out / 'images' / split} already holds {len(existing)} files; choose an empty "
+                      "folder or remove it first[/red]", highlight=False)
+        raise typer.Exit(2)
     try:
         images = labelled_images(data, split)
     except (FileNotFoundError, ValueError) as exc:
