@@ -24,19 +24,14 @@ sys.path.insert(0, str(REPO))
 
 from mjsnap.paths import repo_relative  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
-from vision.imageio import load_image  # noqa: E402
-from vision.turned import turn_photo, write_labelled  # noqa: E402
+from vision.turned import turn_photo, write_derived  # noqa: E402
 
 FIELDS = {"map50", "tile_accuracy", "tile_errors", "missed", "misclassified", "extra", "exact_match", "ms_per_image"}
 
 
 def write_turned_set(images: list[ev.LabelledImage], quarter_turns: int, folder: Path) -> list[ev.LabelledImage]:
     """Every photo turned by the same number of quarter turns, in an ultralytics layout under ``folder``."""
-    for item in images:
-        rgb, boxes = turn_photo(load_image(item.path), item.xyxy, quarter_turns)
-        write_labelled(rgb, boxes, item.class_id, folder / "images" / "val" / f"{item.path.stem}.jpg",
-                       folder / "labels" / "val" / f"{item.path.stem}.txt")
-    return ev.load_labelled_folder(folder / "images" / "val")
+    return write_derived(images, lambda rgb, xyxy: turn_photo(rgb, xyxy, quarter_turns), folder)
 
 
 def to_markdown(report: dict) -> str:

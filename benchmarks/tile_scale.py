@@ -30,9 +30,8 @@ sys.path.insert(0, str(REPO))
 
 from mjsnap.paths import repo_relative  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
-from vision.imageio import load_image  # noqa: E402
 from vision.synth.background import random_background  # noqa: E402
-from vision.turned import write_labelled  # noqa: E402
+from vision.turned import write_derived  # noqa: E402
 
 
 def place_on_table(rgb: np.ndarray, xyxy: np.ndarray, scale: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -51,11 +50,7 @@ def place_on_table(rgb: np.ndarray, xyxy: np.ndarray, scale: float, rng: np.rand
 def write_scaled(images: list[ev.LabelledImage], scale: float, folder: Path, seed: int) -> list[ev.LabelledImage]:
     """The derived photos (JPEG quality 95) and their YOLO labels in an ultralytics layout under ``folder``."""
     rng = np.random.default_rng(seed)
-    for item in images:
-        rgb, boxes = place_on_table(load_image(item.path), item.xyxy, scale, rng)
-        write_labelled(rgb, boxes, item.class_id, folder / "images" / "val" / f"{item.path.stem}.jpg",
-                       folder / "labels" / "val" / f"{item.path.stem}.txt")
-    return ev.load_labelled_folder(folder / "images" / "val")
+    return write_derived(images, lambda rgb, xyxy: place_on_table(rgb, xyxy, scale, rng), folder)
 
 
 def median_tile_height(images: list[ev.LabelledImage]) -> float:

@@ -9,13 +9,13 @@ the detector each photo in a second orientation.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from vision.evaluate import LabelledImage
+from vision.evaluate import LabelledImage, load_labelled_folder
 from vision.imageio import load_image
 
 
@@ -50,6 +50,18 @@ def write_labelled(rgb: np.ndarray, xyxy: np.ndarray, class_id: np.ndarray, imag
     size = (xyxy[:, 2:] - xyxy[:, :2]) / [width, height]
     rows = np.column_stack([np.asarray(class_id), centre, size])
     np.savetxt(label_path, rows, fmt=["%d"] + ["%.6f"] * 4)
+
+
+def write_derived(
+    images: list[LabelledImage], derive: Callable[[np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]], folder: Path
+) -> list[LabelledImage]:
+    """Each photo and its boxes passed through ``derive`` (rgb, xyxy) -> (rgb, xyxy), written under the same name
+    to ``folder``/images/val with its labels in ``folder``/labels/val (the benchmarks' derived val sets); read back."""
+    for item in images:
+        rgb, boxes = derive(load_image(item.path), item.xyxy)
+        write_labelled(rgb, boxes, item.class_id, Path(folder) / "images" / "val" / f"{item.path.stem}.jpg",
+                       Path(folder) / "labels" / "val" / f"{item.path.stem}.txt")
+    return load_labelled_folder(Path(folder) / "images" / "val")
 
 
 def write_turned(images: list[LabelledImage], out: Path, split: str, seed: int) -> Iterator[tuple[Path, int]]:
