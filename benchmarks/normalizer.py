@@ -6,7 +6,9 @@ spacing is as loose as real photos (robustness outside the convention), and ``co
 with true boxes). Two runs on each stream's photos:
 - ``true boxes``: read_hand on the labelled boxes of the photo (every labelled tile: hand, discards, clutter), so
   only the grouping is measured;
-- ``detector``: read_hand on the shipped model's detections of the rendered photo (skipped without a model).
+- ``detector``: read_hand on the shipped model's detections of the rendered photo (skipped without a model);
+- ``detector, no re-read``: the same detections read with ReadOptions(reread_tiles=0), so the gain of re-reading a
+  hand that does not win as the classifier's next choices (vision.normalize.reread) is measured on the same boxes.
 Photos whose hand is partly out of frame are counted apart (no reader can recover them). ``exact`` needs every meld
 type right; ``decidable`` forgives what the photo cannot show (vision.normalize.evaluate). In-frame photos are also
 split by whether their layout keeps to the documented convention (vision.synth.convention): where it does not (the
@@ -15,10 +17,12 @@ answer rests on a fallback, so those photos are reported in their own columns: r
 check, or wrong silently.
 
     .venv/bin/python benchmarks/normalizer.py [--photos 500] [--seeds 2026 7] [--layouts any conventional]
-        [--model models/current | --no-model]
+        [--model models/current | --no-model] [--art-style gleitz --out DIR]
 
-Writes benchmarks/results/normalizer.json and normalizer.md; rows of streams and seeds not run now are kept from
-the earlier runs, each with its date.
+Writes benchmarks/results/normalizer.json and normalizer.md (or into --out); rows of streams and seeds not run now
+are kept from the earlier runs, each with its date. The photos' faces are our drawn sets; ``--art-style`` draws
+every photo from one art set of ../shared/tileart instead (with a classifier that never saw that set: a hold-out
+test of the whole reading).
 """
 
 from __future__ import annotations
@@ -30,6 +34,7 @@ import platform
 import sys
 import time
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -40,7 +45,7 @@ sys.path.insert(0, str(REPO))
 
 from scoring.tiles import format_compact  # noqa: E402
 from vision.detections import Detections  # noqa: E402
-from vision.normalize import read_hand  # noqa: E402
+from vision.normalize import ReadOptions, read_hand  # noqa: E402
 from vision.normalize.evaluate import compare  # noqa: E402
 from vision.synth.convention import convention_breaks  # noqa: E402
 from vision.synth.layout import SPACINGS  # noqa: E402
@@ -49,8 +54,11 @@ from vision.synth.scene import SynthOptions, make_sample  # noqa: E402
 # Warnings that tell the user to check the hand read (a wrong read with one of these is not a silent one).
 CHECK_CODES = {
     "win_tile_not_set_apart", "no_win_tile", "wrong_tile_count", "not_a_meld", "not_in_hand", "tile_off_row",
-    "too_many_copies", "face_down_outside_kong", "kong_face_down_count",
+    "too_many_copies", "face_down_outside_kong", "kong_face_down_count", "reread_to_win",
 }
+SOURCES = ("true_boxes", "detector", "detector_no_reread")
+SOURCE_LABELS = {"true_boxes": "true boxes", "detector": "detector", "detector_no_reread": "detector, no re-read"}
+NO_REREAD = ReadOptions(reread_tiles=0)
 
 
 def truth_of(sample):
@@ -92,8 +100,9 @@ class LabelCache:
     work/: drawing a photo takes about a second, reading its boxes 25 ms, so a change to the normalizer is measured
     again without drawing the photos again."""
 
-    def __init__(self, root: Path, layout: str, seed: int):
-        self.path = root / f"{layout}_s{seed}_{_generator_digest()}.jsonl"
+    def __init__(self, root: Path, layout: str, seed: int, art_style: str | None = None):
+        style = f"_{art_style}" if art_style else ""
+        self.path = root / f"{layout}{style}_s{seed}_{_generator_digest()}.jsonl"
         lines = self.path.read_text().splitlines() if self.path.is_file() else []
         self.records = {r["index"]: r for r in map(json.loads, lines)}
 
@@ -104,14 +113,16 @@ class LabelCache:
         self.records[record["index"]] = record
 
 
-def run(photos: int, seed: int, detector, report=None, layout: str = "any", cache_dir: Path | None = None) -> dict:
+def run(photos: int, seed: int, detector, report=None, layout: str = "any", cache_dir: Path | None = None,
+        options: SynthOptions | None = None) -> dict:
     """Read ``photos`` generated photos of the ``layout`` stream; ``report(partial, done)`` is called every 50.
-    With ``cache_dir`` and no detector, photos whose labels are cached there are not drawn again."""
-    options = SynthOptions(layout=layout)
-    cache = LabelCache(cache_dir, layout, seed) if cache_dir is not None else None
-    tally = {"true_boxes": Counter(), "detector": Counter()}
-    outside = {"true_boxes": {}, "detector": {}}
-    failures = {"true_boxes": [], "detector": []}
+    With ``cache_dir`` and no detector, photos whose labels are cached there are not drawn again. ``options``
+    (its layout replaced by ``layout``) draws them otherwise than the default (drawn faces)."""
+    options = replace(options or SynthOptions(), layout=layout)
+    cache = LabelCache(cache_dir, layout, seed, options.art_style) if cache_dir is not None else None
+    tally = {name: Counter() for name in SOURCES}
+    outside = {name: {} for name in SOURCES}
+    failures = {name: [] for name in SOURCES}
     ms = {"read": [], "detect": []}
     for index in range(photos):
         record = cache.records.get(index) if cache is not None and detector is None else None
@@ -126,14 +137,16 @@ def run(photos: int, seed: int, detector, report=None, layout: str = "any", cach
         melds = [(t, tuple(k)) for t, k in truth["melds"]]
         in_frame = record["in_frame"]
         breaks = convention_breaks(record["scene"])
-        sources = {"true_boxes": true_boxes(record)}
+        sources = {"true_boxes": (true_boxes(record), None)}
         if detector is not None:
             start = time.perf_counter()
-            sources["detector"] = detector.detect(sample.image)
+            found = detector.detect(sample.image)
             ms["detect"].append((time.perf_counter() - start) * 1000)
-        for name, dets in sources.items():
+            sources["detector"] = (found, None)
+            sources["detector_no_reread"] = (found, NO_REREAD)
+        for name, (dets, read_options) in sources.items():
             start = time.perf_counter()
-            read = read_hand(dets, (width, height))
+            read = read_hand(dets, (width, height), read_options)
             ms["read"].append((time.perf_counter() - start) * 1000)
             count = tally[name]
             count["photos"] += 1
@@ -144,6 +157,9 @@ def run(photos: int, seed: int, detector, report=None, layout: str = "any", cach
             count["scored"] += 1
             count["exact"] += match.exact
             count["decidable"] += match.decidable
+            if "reread_to_win" in read.warning_codes:
+                count["reread"] += 1
+                count["reread_right"] += match.decidable
             checked = bool(CHECK_CODES & set(read.warning_codes))
             if not breaks:
                 count["convention_scored"] += 1
@@ -203,7 +219,19 @@ def main() -> None:
     parser.add_argument("--no-model", action="store_true", help="only the true-box run")
     parser.add_argument("--label-cache", type=Path, default=REPO / "work" / "normalizer_labels",
                         help="where generated photos' labels are kept for true-box reruns (LabelCache)")
+    parser.add_argument("--art-style", default=None,
+                        help="draw every photo's faces from this art set of ../shared/tileart (e.g. gleitz)")
+    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results", help="results folder")
     args = parser.parse_args()
+    synth_options = SynthOptions()
+    if args.art_style:
+        from mjsnap.paths import shared_dir
+
+        shared = shared_dir()
+        try:
+            synth_options = SynthOptions(tileart=shared / "tileart" if shared else None, art_style=args.art_style)
+        except ValueError as exc:
+            raise SystemExit(f"--art-style: {exc}") from None
     detector = None
     model_note = "not run"
     if not args.no_model and (args.model / "meta.json").is_file():
@@ -211,32 +239,33 @@ def main() -> None:
 
         detector = TileDetector(args.model)
         model_note = f"{args.model.name} version {detector.version} ({detector.backend})"
-    streams = load_streams()
+    streams = load_streams(args.out)
 
     def write(layout: str, seed: int, results: dict, done: int) -> None:
         results.update({"photos": done, "photos_planned": args.photos, "seed": seed, "model": model_note,
                         "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
                         "machine": platform.platform()})
+        results["art_style"] = args.art_style
         streams.setdefault(layout, {})[str(seed)] = results
-        write_results(streams)
+        write_results(streams, args.out)
 
     for layout in args.layouts:
         for seed in args.seeds:
             def partial(results, done, layout=layout, seed=seed):
                 write(layout, seed, results, done)
 
-            write(layout, seed, run(args.photos, seed, detector, partial, layout, args.label_cache), args.photos)
+            write(layout, seed, run(args.photos, seed, detector, partial, layout, args.label_cache, synth_options),
+                  args.photos)
 
 
-def load_streams() -> dict:
+def load_streams(out_dir: Path) -> dict:
     """Earlier runs, by stream and seed: a run of some streams or seeds keeps the others' figures (each with its
     date), so the detector rows can be added without rerunning every true-box row."""
-    path = REPO / "benchmarks" / "results" / "normalizer.json"
+    path = out_dir / "normalizer.json"
     return json.loads(path.read_text()).get("streams", {}) if path.is_file() else {}
 
 
-def write_results(streams: dict) -> None:
-    out_dir = REPO / "benchmarks" / "results"
+def write_results(streams: dict, out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "normalizer.json").write_text(json.dumps({"streams": streams}, indent=1, ensure_ascii=False) + "\n")
     lines = [
@@ -249,6 +278,9 @@ def write_results(streams: dict) -> None:
         "third of a tile or more apart, strays a tile or more away); the others are counted by what they break below.",
         "Without a tile set apart any tile could be the winning one: the reader takes the right-most and warns",
         "`win_tile_not_set_apart`, so such photos are neither misses nor silent hits of the convention columns.",
+        "", "Faces: " + "; ".join(sorted(
+            f"every photo drawn from the art set {style}" if style else "our drawn tile sets"
+            for style in {r.get("art_style") for seeds in streams.values() for r in seeds.values()})) + ".",
         "", "| layout | seed | detections | photos | hand cut by frame | in frame | exact | decidable | in convention "
         "| exact | decidable | run |", "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -257,12 +289,12 @@ def write_results(streams: dict) -> None:
         for seed, r in seeds.items():
             if r["photos"] != r["photos_planned"]:
                 partial.append(f"{layout} seed {seed}: {r['photos']} of {r['photos_planned']} photos done")
-            for name in ("true_boxes", "detector"):
+            for name in SOURCES:
                 if name in r:
                     t = r[name]
                     run_note = r["date"] + ("" if name == "true_boxes" else f", {r['model']}")
                     lines.append(
-                        f"| {layout} | {seed} | {name.replace('_', ' ')} | {t['photos']} "
+                        f"| {layout} | {seed} | {SOURCE_LABELS[name]} | {t['photos']} "
                         f"| {t.get('hand_cut_by_frame', 0)} | {t['scored']} | {t['exact_rate']:.1%} "
                         f"| {t['decidable_rate']:.1%} | {t.get('convention_scored', 0)} "
                         f"| {t['convention_exact_rate']:.1%} | {t['convention_decidable_rate']:.1%} | {run_note} |")
@@ -277,6 +309,12 @@ def write_results(streams: dict) -> None:
     times = ", ".join(f"{layout} seed {seed} {r['read_ms_median']} ms"
                       for layout, seeds in streams.items() for seed, r in seeds.items())
     lines += ["", f"read_hand median time per photo: {times}."]
+    rereads = [f"{layout} seed {seed}: {r['detector'].get('reread', 0)} hands re-read, "
+               f"{r['detector'].get('reread_right', 0)} of them right after it"
+               for layout, seeds in streams.items() for seed, r in seeds.items() if "detector" in r]
+    if rereads:
+        lines += ["", "Re-read to win (detector rows; the hand as read did not win, vision.normalize.reread): "
+                  + "; ".join(rereads) + "."]
     if partial:
         lines += ["", "Partial: " + "; ".join(partial) + "."]
     lines += ["", "Failures (true boxes) are listed in normalizer.json with the convention rules each photo breaks."]

@@ -16,7 +16,7 @@ renderer for every set.
 
     .venv/bin/python benchmarks/unseen_sets.py [--crops work/twostage/crops] [--minutes 4 | --epochs 8 --minutes 30]
                                                [--per-class 600] [--folds cmd,fluffystuff,gleitz,ffalt]
-                                               [--augmentations photo,style]
+                                               [--augmentations photo,style] [--keep-weights DIR]
 
 Writes benchmarks/results/unseen_sets.json and unseen_sets.md after every fold; a rerun with the same settings keeps
 the folds already there and trains the rest.
@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import platform
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -150,6 +151,9 @@ def run_fold(held_out: str, groups: dict, augmentation: str, args, start: Path, 
                                 pretrained=start, augmentation=augmentation, seed=args.seed)
     curve = [json.loads(line) for line in (run / "progress.jsonl").read_text().splitlines()]
     last = run / "weights" / "last.pt"
+    if args.keep_weights is not None:  # e.g. to read whole hands of the held-out set (normalizer.py --art-style)
+        args.keep_weights.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(last, args.keep_weights / f"{held_out}_{augmentation}.pt")
     result = {"held_out": held_out, "augmentation": augmentation, "train_crops": len(train_items),
               "epochs": len(curve), "curve": [c["val_top1"] for c in curve],
               "unseen": read_fold(np.array([c for _, c in unseen_items]), predictions(last, unseen_items)),
@@ -171,6 +175,8 @@ def main() -> None:
     parser.add_argument("--augmentations", default="photo,style", help="vision.twostage.fastcls AUGMENTATIONS")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=RESULTS, help="results folder")
+    parser.add_argument("--keep-weights", type=Path, default=None,
+                        help="copy each fold's classifier here as HELD-OUT_AUGMENTATION.pt")
     args = parser.parse_args()
     if not (args.crops / SOURCES_FILE).is_file():
         raise SystemExit(f"{args.crops} is not a crop dataset with {SOURCES_FILE}: run `mjsnap train-two-stage crops`")

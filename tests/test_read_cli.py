@@ -83,7 +83,10 @@ def test_read_cli_rejects_a_missing_model(photo, tmp_path):
     assert result.exit_code == 2 and "error:" in result.output
 
 
-@pytest.mark.parametrize("args", [["--meld-type", "zero=pung"], ["--face-up-kong", "kong_big"], ["--kong-kind", "9z"]])
+@pytest.mark.parametrize(
+    "args",
+    [["--meld-type", "zero=pung"], ["--face-up-kong", "kong_big"], ["--kong-kind", "9z"], ["--reread-tiles", "4"]],
+)
 def test_read_cli_rejects_bad_options(photo, args):
     result = runner.invoke(app, ["read", str(photo), "--json", *args])
     assert result.exit_code == 2 and "error:" in result.output

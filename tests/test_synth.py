@@ -185,6 +185,18 @@ def test_synth_works_without_shared_and_uses_art_when_present(shared: Path) -> N
     assert all(make_sample(2, i, SMALL).scene["style"].startswith("drawn:") for i in range(4))
 
 
+def test_an_art_style_draws_every_photo_from_that_set(shared: Path) -> None:
+    only = SynthOptions(imgsz_min=256, imgsz_max=320, tileart=shared / "tileart", art_style="gleitz")
+    assert {make_sample(2, i, only).scene["style"] for i in range(6)} == {"gleitz"}
+    with pytest.raises(ValueError, match="art style 'mahjongsoul' is not one of the art sets present: fluffy_regular"):
+        SynthOptions(tileart=shared / "tileart", art_style="mahjongsoul")
+
+
+def test_an_art_style_needs_the_tile_art(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="art style 'gleitz' is not one of the art sets present: none"):
+        SynthOptions(tileart=tmp_path / "tileart", art_style="gleitz")
+
+
 def test_bad_options_are_refused(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="image size range"):
         SynthOptions(imgsz_min=800, imgsz_max=640)

@@ -180,6 +180,9 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
         assert isinstance(dets, Detections) and 0 < len(dets) <= 100
         assert np.all(dets.xyxy >= 0) and np.all(dets.xyxy[:, 2] <= image.shape[1]) and np.all(dets.xyxy[:, 3] <= image.shape[0])
         assert np.all((dets.confidence >= 0) & (dets.confidence <= 1))
+        assert dets.class_probs.shape == (len(dets), len(CLASS_NAMES))  # the reader weighs other readings with it
+        assert np.array_equal(dets.class_probs.argmax(1), dets.class_id)
+        assert np.allclose(dets.class_probs.sum(1), 1, atol=1e-3)
         results[backend] = dets
     assert np.array_equal(results["onnxruntime"].class_id, results["openvino"].class_id)
     assert np.allclose(results["onnxruntime"].confidence, results["openvino"].confidence, atol=1e-3)

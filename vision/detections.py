@@ -2,6 +2,8 @@
 
 Boxes are pixels of the original image after EXIF orientation, ``[x1, y1, x2, y2]``. Class ids follow
 ``scoring.tiles.CLASS_NAMES`` (34 faces, ``back``, ``flower``), so ids 0..33 are tile kinds as the scorer uses them.
+``class_probs``, when the model gives it (two-stage models: the crop classifier's output), holds every class's
+probability for each box; the hand reader uses it to weigh other readings of a tile (vision.normalize.reread).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ class Detections:
     xyxy: np.ndarray  # (N, 4) float32
     confidence: np.ndarray  # (N,) float32
     class_id: np.ndarray  # (N,) int64
+    class_probs: np.ndarray | None = None  # (N, 36) float32, rows summing to 1, or None
 
     def __post_init__(self) -> None:
         xyxy = np.asarray(self.xyxy, dtype=np.float32).reshape(-1, 4)
@@ -32,6 +35,13 @@ class Detections:
             raise ValueError(f"Detections: class ids must be 0..{N_CLASSES - 1}")
         if len(xyxy) and np.any(xyxy[:, 2:] < xyxy[:, :2]):
             raise ValueError("Detections: every box needs x2 >= x1 and y2 >= y1")
+        if self.class_probs is not None:
+            probs = np.asarray(self.class_probs, dtype=np.float32)
+            if probs.shape != (len(cls), N_CLASSES):
+                raise ValueError(f"Detections: class_probs {probs.shape} is not ({len(cls)}, {N_CLASSES})")
+            if len(probs) and (probs.min() < 0 or probs.max() > 1):
+                raise ValueError("Detections: class_probs must lie in [0, 1]")
+            object.__setattr__(self, "class_probs", probs)
         object.__setattr__(self, "xyxy", xyxy)
         object.__setattr__(self, "confidence", conf)
         object.__setattr__(self, "class_id", cls)
@@ -47,7 +57,8 @@ class Detections:
         """Select by a boolean mask, an index array or a slice."""
         if isinstance(index, (int, np.integer)):
             index = [index]
-        return Detections(self.xyxy[index], self.confidence[index], self.class_id[index])
+        probs = None if self.class_probs is None else self.class_probs[index]
+        return Detections(self.xyxy[index], self.confidence[index], self.class_id[index], probs)
 
     @property
     def class_names(self) -> list[str]:

@@ -25,6 +25,9 @@ def read(
     face_up_kong: str = typer.Option("kong_exposed", "--face-up-kong", help="kong_exposed | kong_added"),
     kong_kind: list[str] = typer.Option(None, "--kong-kind", help="kind of a kong shown as four backs (repeat)"),
     meld_type: list[str] = typer.Option(None, "--meld-type", help="I=TYPE: switch meld I's type (repeat)"),
+    reread_tiles: int = typer.Option(
+        2, "--reread-tiles", help="a hand that does not win: re-read at most this many tiles as the classifier's "
+        "next choice when that makes it win (0: off)"),
 ) -> None:
     """Read the hand in a photo: concealed tiles, melds, winning tile, warnings."""
     from pydantic import ValidationError
@@ -43,6 +46,7 @@ def read(
             face_up_kong=face_up_kong,
             concealed_kong_kinds=kong_kind or [],
             meld_types=_parse_meld_types(meld_type or []),
+            reread_tiles=reread_tiles,
         )
     except ValidationError as exc:
         _fail("; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors()))

@@ -23,6 +23,10 @@ def synth(
     layout: str = typer.Option("any", "--layout",
                                help="any (spacing as loose as real photos) or conventional (every hand laid out as "
                                     "docs/photo-layout.md asks)"),
+    art_style: str | None = typer.Option(None, "--art-style",
+                                         help="draw every photo's faces from this art set of ../shared/tileart "
+                                              "(fluffy_regular, fluffy_black, gleitz, ffalt_uni, ffalt_unib): a "
+                                              "test set of one tile set"),
 ) -> None:
     """Generate synthetic mahjong hand photos with exact labels and meld ground truth."""
     from rich.console import Console
@@ -37,7 +41,7 @@ def synth(
     try:
         low = min(640, imgsz_max) if imgsz_min is None else imgsz_min
         options = SynthOptions(imgsz_min=low, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart,
-                               layout=layout)
+                               layout=layout, art_style=art_style)
     except ValueError as exc:
         console.print(f"[red]mjsnap synth: {exc}[/red]", highlight=False)
         raise typer.Exit(2) from None

@@ -43,6 +43,13 @@ class ReadOptions(BaseModel):
     meld_types: dict[int, MeldTypeName] = Field(
         default_factory=dict, description="switch the type of meld i (0-based, reading order), e.g. {0: 'kong_added'}"
     )
+    reread_tiles: int = Field(
+        2,
+        ge=0,
+        le=3,
+        description="a hand that does not win: re-read at most this many tiles (or pung/kong kinds) as the "
+        "classifier's next choices when that makes it win, with a reread_to_win warning; 0 turns it off",
+    )
     duplicate_iou: float = Field(0.7, gt=0, le=1, description="two boxes overlapping more than this are one tile")
     gap_ratio: float = Field(
         0.25, gt=0, description="a space wider than this share of a tile width splits a row into groups"

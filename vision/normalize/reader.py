@@ -24,6 +24,7 @@ from vision.normalize.geometry import cut_by_frame
 from vision.normalize.layout import Group, Layout, build_layout, type_groups
 from vision.normalize.melds import type_group
 from vision.normalize.options import ReadOptions
+from vision.normalize.reread import Unit, best_winning_reading, meld_options, tile_options
 from vision.normalize.result import ReadHand, ReadTile, ReadWarning
 
 _IN_LINE = 0.8  # a lone tile within this many tile sizes of the concealed row's line is in line with it
@@ -92,6 +93,7 @@ class _Reader:
         self.opts = opts
         boxes = dets.xyxy[self.active].astype(np.float64)
         self.classes = dets.class_id[self.active].astype(int)
+        self.probs = None if dets.class_probs is None else dets.class_probs[self.active]
         self.centers = (boxes[:, :2] + boxes[:, 2:]) / 2
         self.boxes = boxes
         self.cut = cut_by_frame(boxes, image_size)
@@ -285,12 +287,25 @@ class _Reader:
         if plan.win_in_row and opts.win_tile == "set_apart" and opts.win_tile_kind is None:
             self.warn("win_tile_not_set_apart", "no tile set apart: the right-most concealed tile read as the winning tile", [win])
         melds, unresolved, meld_members = self._read_melds(plan.pieces, concealed)
+        rereading = self.probs is not None and opts.reread_tiles > 0 and not unresolved
         stray_backs = [m for m in concealed + ([win] if win is not None else []) if self.classes[m] >= N_KINDS]
+        arranged = None
+        if stray_backs and rereading:
+            # a back in the concealed row is most often a face (a blank 白) the classifier took for one
+            said = len(self.warnings)
+            tried = self._win_convention(concealed, win)
+            reread = self._reread(*tried, melds)
+            if all(self.classes[m] < N_KINDS for m in stray_backs):
+                arranged, melds, stray_backs, rereading = tried, reread, [], False
+            else:
+                del self.warnings[said:]
         if stray_backs:
             self.warn("face_down_outside_kong", "face-down tiles outside a kong are not counted", stray_backs)
             concealed = [m for m in concealed if m not in stray_backs]
             win = None if win in stray_backs else win
-        concealed, win = self._win_convention(concealed, win)
+        concealed, win = arranged or self._win_convention(concealed, win)
+        if rereading:
+            melds = self._reread(concealed, win, melds)
         used = set(concealed) | set(meld_members) | ({win} if win is not None else set())
         in_region = {m for g in plan.region for m in g.members} | {s for g in plan.region for s in g.stacked.values()}
         near = sorted(m for m in in_region - used if m not in stray_backs)
@@ -366,6 +381,53 @@ class _Reader:
         if named:
             self.warn("unused_kong_kinds", f"{len(named)} named concealed kong kind(s) had no four-back kong to go to")
         return melds, unresolved, used
+
+    def _reread(self, concealed: list[int], win: int | None, melds: list[Meld]) -> list[Meld]:
+        """A hand that does not win re-read as the likeliest winning one within opts.reread_tiles changes
+        (vision.normalize.reread); the tiles changed get the new class, their confidence scaled by p_new / p_old,
+        and a reread_to_win warning. Nothing changes when no such reading exists; a concealed tile read as a back
+        must change."""
+        member_of = {self.tile_index(m): m for m in range(len(self.active))}
+        units: list[Unit] = []
+        owners: list[list[int]] = []
+        for m in concealed + ([win] if win is not None else []):
+            kind = int(self.classes[m])
+            named_win = m == win and self.opts.win_tile_kind is not None
+            units.append(Unit(kind, () if named_win else tile_options(self.probs[m], kind)))
+            owners.append([m])
+        for index, meld in enumerate(melds):
+            faces = [member_of[i] for i, t in enumerate(self.tiles)
+                     if t.group == "meld" and t.meld == index and t.cls != "back"]
+            if meld.type is not MeldType.CHOW and faces:
+                units.append(Unit(meld.kind, meld_options(self.probs[faces], meld.kind), meld=index))
+                owners.append(faces)
+        changes = best_winning_reading(units, melds, self.opts.reread_tiles)
+        if not changes:
+            return melds
+        melds = list(melds)
+        said, changed = [], []
+        for index, option in sorted(changes.items()):
+            unit = units[index]
+            for m in owners[index]:
+                tile = self.tiles[self.tile_index(m)]
+                tile.conf *= float(self.probs[m][option.kind] / max(self.probs[m][self.classes[m]], 1e-9))
+                tile.cls = CLASS_NAMES[option.kind]
+                self.classes[m] = option.kind
+                changed.append(m)
+            if unit.meld is not None:
+                meld = melds[unit.meld]
+                melds[unit.meld] = Meld(meld.type, (option.kind,) * len(meld.tiles), meld.from_seat)
+                said.append(f"{meld.type.value} {TILE_NAMES[unit.kind]} as {TILE_NAMES[option.kind]}")
+            else:
+                p = float(self.probs[owners[index][0]][option.kind])
+                said.append(f"{CLASS_NAMES[unit.kind]} as {TILE_NAMES[option.kind]} ({p:.0%})")
+        self.warn(
+            "reread_to_win",
+            f"the hand as read does not win; re-read {', '.join(said)} (the classifier's next choice), which makes "
+            "it win: check these tiles",
+            changed,
+        )
+        return melds
 
     def _override(self, index: int, meld: Meld, members: list[int]) -> Meld:
         wanted = self.opts.meld_types.get(index)

@@ -47,9 +47,12 @@ def random_ink(rng: np.random.Generator) -> np.ndarray:
     return (np.eye(3) * rng.uniform(0.75, 1.05) + rng.normal(0, 0.12, (3, 3))).astype(np.float32)
 
 
-def pick_face_set(rng: np.random.Generator, tileart: Path | None) -> FaceSet:
+def pick_face_set(rng: np.random.Generator, tileart: Path | None, art_style: str | None = None) -> FaceSet:
+    """The photo's tile set; ``art_style`` (an art set under ``tileart``) fixes it to that set."""
     pool = scheme_pool()
     scheme = pool[int(rng.integers(len(pool)))]
+    if art_style is not None:
+        return FaceSet(art_style, scheme, load_art_style(tileart, art_style), random_ink(rng) if rng.random() < 0.6 else None)
     styles = art_style_names(tileart)
     if styles and rng.random() < 0.5:
         name = styles[int(rng.integers(len(styles)))]

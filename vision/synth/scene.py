@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from scoring.tiles import CLASS_NAMES
+from vision.synth.artsets import art_style_names
 from vision.synth.background import random_background
 from vision.synth.camera import CameraPose, apply, fit_to_image, plane_to_camera, random_pose
 from vision.synth.convention import layout_facts
@@ -66,6 +67,7 @@ class SynthOptions:
     max_tilt: float = 50.0
     tileart: Path | None = None  # ../shared/tileart when present
     layout: str = "any"  # "conventional": every hand laid out as docs/photo-layout.md asks (layout.SPACINGS)
+    art_style: str | None = None  # every photo's faces from this art set of tileart (a test set of one tile set)
 
     def __post_init__(self) -> None:
         if not 64 <= self.imgsz_min <= self.imgsz_max:
@@ -74,6 +76,10 @@ class SynthOptions:
             raise ValueError(f"max tilt {self.max_tilt} is outside 0..70 degrees")
         if self.layout not in SPACINGS:
             raise ValueError(f"layout {self.layout!r} is not one of {', '.join(SPACINGS)}")
+        styles = art_style_names(self.tileart)
+        if self.art_style is not None and self.art_style not in styles:
+            raise ValueError(f"art style {self.art_style!r} is not one of the art sets present: "
+                             f"{', '.join(styles) or f'none (no tile art at {self.tileart})'}")
 
 
 @dataclass(frozen=True)
@@ -108,7 +114,7 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
     options = options or SynthOptions()
     rng = np.random.default_rng([seed, index])
     hand = random_hand(rng)
-    faces = pick_face_set(rng, options.tileart)
+    faces = pick_face_set(rng, options.tileart, options.art_style)
     look = random_look(rng)
     look = replace(look, body=border_colour(faces.face(0, rng)))  # the body matches the set's face colour
     pose = random_pose(rng, options.max_tilt)

@@ -14,7 +14,8 @@ the average reads more tiles right on cmd val (0.5.0: 96.1 -> 96.3 %, tile error
 classifier batch per 16 tiles.
 
 A detection's class is the classifier's best class and its confidence is detector confidence x classifier
-probability. Only boxes whose detector confidence reaches `conf` are classified (at most MAX_CROPS per photo).
+probability; the whole probability vector goes along as ``class_probs`` for the hand reader. Only boxes whose
+detector confidence reaches `conf` are classified (at most MAX_CROPS per photo).
 """
 
 from __future__ import annotations
@@ -129,4 +130,4 @@ class TwoStageNetworks:
         to_x, to_y = loaded.to_original
         scaled = boxes * [to_x, to_y, to_x, to_y]
         scaled = np.clip(scaled, 0, [loaded.width, loaded.height, loaded.width, loaded.height])
-        return Detections(scaled[keep], confidence[keep], class_id[keep])
+        return Detections(scaled[keep], confidence[keep], class_id[keep], probs[keep])

@@ -1,0 +1,123 @@
+"""Re-reading a hand that does not win: the likeliest other readings of a few tiles that make it a winning hand.
+
+A photo is taken to score a win, so a read hand with the right number of tiles that completes no win shape (or
+shows a fifth copy of a tile, or a face-down tile in the concealed row: a blank 白 read as a back) holds a misread. The crop classifier's runner-up is usually the right face (2m read
+as 3m, 9s as 6s: the confusions of a tile set it never saw). This module searches the readings that change at most
+``max_changes`` units — one concealed tile, or the kind of a whole pung or kong — among each unit's options, and
+returns the winning one that costs least, the cost of a unit's change being -log(p_new / p_now) summed over its
+face-up tiles. Nothing here knows about photos: the reader builds the units and applies the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+
+from scoring.hand import Meld
+from scoring.shapes import ALL_SHAPES, counts_complete
+from scoring.tiles import COPIES_PER_KIND, N_KINDS
+
+MIN_PROBABILITY = 0.02  # a reading the classifier gives less than this is not an option
+OPTIONS_PER_UNIT = 3
+MAX_SINGLE_CHANGES = 30  # the cheapest single changes combined into pairs and triples (4,525 readings at most)
+
+
+@dataclass(frozen=True)
+class Option:
+    """Another reading of a unit and what it costs: -log(p_new / p_now), summed over the unit's face-up tiles."""
+
+    kind: int
+    cost: float
+
+
+@dataclass(frozen=True)
+class Unit:
+    """What can be re-read as one: a concealed (or winning) tile, or the kind of a pung or kong.
+
+    ``meld`` is the index of the meld in the hand's meld list, None for a concealed tile. A concealed tile read as
+    no face (``back``) must be re-read for the hand to win.
+    """
+
+    kind: int
+    options: tuple[Option, ...]
+    meld: int | None = None
+
+
+def tile_options(probs: np.ndarray, now: int) -> tuple[Option, ...]:
+    """The options of one tile read as class ``now`` from its 36 class probabilities (faces only, best first)."""
+    return meld_options(probs[None, :], now)
+
+
+def meld_options(probs: np.ndarray, now: int) -> tuple[Option, ...]:
+    """The options of a pung or kong of ``now`` from the 36 class probabilities of its face-up tiles (rows)."""
+    rows = np.clip(np.asarray(probs, dtype=np.float64), 1e-9, 1.0)
+    if not len(rows):
+        return ()
+    faces = rows[:, :N_KINDS]
+    plausible = (faces >= MIN_PROBABILITY).all(axis=0)
+    if now < N_KINDS:
+        plausible[now] = False
+    cost = (np.log(rows[:, now:now + 1]) - np.log(faces)).sum(axis=0)
+    kinds = [int(k) for k in np.flatnonzero(plausible)]
+    kinds.sort(key=lambda k: cost[k])
+    return tuple(Option(k, max(float(cost[k]), 0.0)) for k in kinds[:OPTIONS_PER_UNIT])
+
+
+def best_winning_reading(
+    units: Sequence[Unit], melds: Sequence[Meld], max_changes: int, shapes: frozenset[str] = ALL_SHAPES
+) -> dict[int, Option] | None:
+    """The cheapest set of changes ({unit index: option}) after which the hand wins; {} when it already wins, None
+    when no reading within ``max_changes`` does or the tile count cannot make a hand.
+
+    ``units`` hold every concealed tile (the winning tile included) and every pung or kong whose kind may change;
+    ``melds`` are all declared melds (a unit's meld is read with its kind replaced).
+    """
+    closed = [u for u in units if u.meld is None]
+    if len(closed) != 14 - 3 * len(melds):
+        return None
+    if _wins({}, units, melds, shapes):
+        return {}
+    forced = {index for index, unit in enumerate(units) if unit.kind >= N_KINDS}
+    if len(forced) > max_changes:
+        return None
+    singles = sorted(
+        ((option.cost, index, option) for index, unit in enumerate(units) for option in unit.options),
+        key=lambda single: single[0],
+    )
+    singles = [s for s in singles if s[1] in forced] + [s for s in singles if s[1] not in forced][:MAX_SINGLE_CHANGES]
+    candidates = []
+    for size in range(max(len(forced), 1), max_changes + 1):
+        for combo in combinations(singles, size):
+            indices = {index for _, index, _ in combo}
+            if len(indices) == size and forced <= indices:
+                candidates.append((sum(cost for cost, _, _ in combo), combo))
+    candidates.sort(key=lambda candidate: candidate[0])
+    for _, combo in candidates:
+        changes = {index: option for _, index, option in combo}
+        if _wins(changes, units, melds, shapes):
+            return changes
+    return None
+
+
+def _wins(changes: dict[int, Option], units: Sequence[Unit], melds: Sequence[Meld], shapes: frozenset[str]) -> bool:
+    closed = [0] * N_KINDS
+    total = [0] * N_KINDS
+    meld_kind = {}
+    for index, unit in enumerate(units):
+        kind = changes[index].kind if index in changes else unit.kind
+        if kind >= N_KINDS:
+            return False
+        if unit.meld is None:
+            closed[kind] += 1
+            total[kind] += 1
+        else:
+            meld_kind[unit.meld] = kind
+    for index, meld in enumerate(melds):
+        for tile in meld.tiles if index not in meld_kind else (meld_kind[index],) * len(meld.tiles):
+            total[tile] += 1
+    if max(total) > COPIES_PER_KIND:
+        return False
+    return counts_complete(closed, len(melds), shapes)
