@@ -8,7 +8,8 @@ with true boxes). Two runs on each stream's photos:
   only the grouping is measured;
 - ``detector``: read_hand on the shipped model's detections of the rendered photo (skipped without a model);
 - ``detector, no re-read``: the same detections read with ReadOptions(reread_tiles=0), so the gain of re-reading a
-  hand that does not win as the classifier's next choices (vision.normalize.reread) is measured on the same boxes.
+  group that is no meld, or a hand that does not win, as the classifier's next choices (vision.normalize.reread) is
+  measured on the same boxes.
 Photos whose hand is partly out of frame are counted apart (no reader can recover them). ``exact`` needs every meld
 type right; ``decidable`` forgives what the photo cannot show (vision.normalize.evaluate). In-frame photos are also
 split by whether their layout keeps to the documented convention (vision.synth.convention): where it does not (the
@@ -54,8 +55,9 @@ from vision.synth.scene import SynthOptions, make_sample  # noqa: E402
 # Warnings that tell the user to check the hand read (a wrong read with one of these is not a silent one).
 CHECK_CODES = {
     "win_tile_not_set_apart", "no_win_tile", "wrong_tile_count", "not_a_meld", "not_in_hand", "tile_off_row",
-    "too_many_copies", "face_down_outside_kong", "kong_face_down_count", "reread_to_win",
+    "too_many_copies", "face_down_outside_kong", "kong_face_down_count", "reread_to_win", "meld_reread",
 }
+REREAD_CODES = {"reread_to_win", "meld_reread"}
 SOURCES = ("true_boxes", "detector", "detector_no_reread")
 SOURCE_LABELS = {"true_boxes": "true boxes", "detector": "detector", "detector_no_reread": "detector, no re-read"}
 NO_REREAD = ReadOptions(reread_tiles=0)
@@ -157,7 +159,7 @@ def run(photos: int, seed: int, detector, report=None, layout: str = "any", cach
             count["scored"] += 1
             count["exact"] += match.exact
             count["decidable"] += match.decidable
-            if "reread_to_win" in read.warning_codes:
+            if REREAD_CODES & set(read.warning_codes):
                 count["reread"] += 1
                 count["reread_right"] += match.decidable
             checked = bool(CHECK_CODES & set(read.warning_codes))
@@ -313,8 +315,8 @@ def write_results(streams: dict, out_dir: Path) -> None:
                f"{r['detector'].get('reread_right', 0)} of them right after it"
                for layout, seeds in streams.items() for seed, r in seeds.items() if "detector" in r]
     if rereads:
-        lines += ["", "Re-read to win (detector rows; the hand as read did not win, vision.normalize.reread): "
-                  + "; ".join(rereads) + "."]
+        lines += ["", "Re-read (detector rows; a group that was no meld or a hand that did not win as read, re-read "
+                  "as the classifier's next choices: vision.normalize.reread): " + "; ".join(rereads) + "."]
     if partial:
         lines += ["", "Partial: " + "; ".join(partial) + "."]
     lines += ["", "Failures (true boxes) are listed in normalizer.json with the convention rules each photo breaks."]

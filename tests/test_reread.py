@@ -12,7 +12,15 @@ from scoring.hand import Meld, MeldType
 from scoring.tiles import CLASS_NAMES, format_compact, kind_of, parse_tiles
 from vision.detections import Detections
 from vision.normalize import ReadOptions, read_hand
-from vision.normalize.reread import MIN_PROBABILITY, Option, Unit, best_winning_reading, meld_options, tile_options
+from vision.normalize.reread import (
+    MIN_PROBABILITY,
+    Option,
+    Unit,
+    best_winning_reading,
+    cheapest_meld,
+    meld_options,
+    tile_options,
+)
 
 
 def probs_for(kind: int, others: dict[int, float] | None = None, top: float = 0.9) -> np.ndarray:
@@ -193,3 +201,52 @@ def test_a_back_must_change_and_counts_as_one_of_the_changes():
     units = units_of("123456789m555s7z") + [Unit(CLASS_NAMES.index("back"), (Option(kind_of("P"), 0.8),))]
     assert best_winning_reading(units, [], 2) == {13: Option(kind_of("P"), 0.8)}
     assert best_winning_reading(units[:-1] + [Unit(CLASS_NAMES.index("back"), ())], [], 2) is None
+
+
+# --- a group that types as no meld -----------------------------------------------------------------------------------
+def rows_for(tiles: list[str], second: dict[int, tuple[str, float]] | None = None) -> tuple[np.ndarray, list[int]]:
+    """Probability rows for tiles read as ``tiles``; ``second`` gives position -> (runner-up, its probability)."""
+    back = CLASS_NAMES.index("back")
+    classes = [back if t == "#" else kind_of(t) for t in tiles]
+    rows = []
+    for i, kind in enumerate(classes):
+        if i in (second or {}):
+            name, p = second[i]
+            rows.append(probs_for(kind, {kind_of(name): p}, top=0.6))
+        else:
+            rows.append(probs_for(kind))
+    return np.stack(rows), classes
+
+
+@pytest.mark.parametrize(
+    "tiles, second, expected",
+    [
+        (["2p", "2p", "3p"], {2: ("2p", 0.3)}, ["2p", "2p", "2p"]),  # a pung with one tile misread
+        (["3m", "4m", "6m"], {2: ("5m", 0.3)}, ["3m", "4m", "5m"]),  # a chow
+        (["4m", "3m", "6m"], {2: ("5m", 0.3)}, ["4m", "3m", "5m"]),  # a chow with its claimed tile first
+        (["#", "5s", "6s", "#"], {2: ("5s", 0.3)}, ["back", "5s", "5s", "back"]),  # a concealed kong
+        (["E", "E", "S", "E"], {2: ("E", 0.3)}, ["E", "E", "E", "E"]),  # an exposed kong
+        (["2p", "2p", "3p"], {}, None),  # no plausible reading: 2p is under the minimum for the third tile
+        (["2p", "#", "2p"], {}, None),  # face down outside a kong
+    ],
+)
+def test_the_cheapest_meld_reading_of_a_group(tiles, second, expected):
+    rows, classes = rows_for(tiles, second)
+    found = cheapest_meld(rows, classes)
+    if expected is None:
+        assert found is None
+    else:
+        assert [CLASS_NAMES[c] for c in found[0]] == expected
+        assert found[1] == pytest.approx(math.log(0.6 / 0.3), rel=1e-4)
+
+
+def test_the_reader_re_reads_a_meld_with_a_misread_tile_before_planning_the_hand():
+    rows = ["^2p 2p 3p", "1m 2m 3m 4m 5m 6m 7m 8m 9m 5s | 5s"]  # the pung is 2p, its last tile read as 3p
+    misread = with_probs(detections(rows), {2: probs_for(kind_of("3p"), {kind_of("2p"): 0.3}, top=0.6)})
+    read = read_hand(misread, (1000, 800))
+    assert [(m.type.value, format_compact(m.tiles)) for m in read.melds] == [("pung", "222p")]
+    assert format_compact(read.concealed) == "123456789m5s" and CLASS_NAMES[read.win_tile] == "5s"
+    warning = next(w for w in read.warnings if w.code == "meld_reread")
+    assert warning.tiles == (2,) and warning.message.startswith("2p 2p 3p was no meld as read; re-read 3p as 2p")
+    plain = read_hand(misread, (1000, 800), ReadOptions(reread_tiles=0))
+    assert plain.melds == [] and "meld_reread" not in plain.warning_codes

@@ -26,8 +26,8 @@ def read(
     kong_kind: list[str] = typer.Option(None, "--kong-kind", help="kind of a kong shown as four backs (repeat)"),
     meld_type: list[str] = typer.Option(None, "--meld-type", help="I=TYPE: switch meld I's type (repeat)"),
     reread_tiles: int = typer.Option(
-        2, "--reread-tiles", help="a hand that does not win: re-read at most this many tiles as the classifier's "
-        "next choice when that makes it win (0: off)"),
+        3, "--reread-tiles", help="a group that is no meld or a hand that does not win: re-read at most this many "
+        "tiles as the classifier's next choices when that mends it (0: off)"),
 ) -> None:
     """Read the hand in a photo: concealed tiles, melds, winning tile, warnings."""
     from pydantic import ValidationError

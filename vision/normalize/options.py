@@ -44,11 +44,12 @@ class ReadOptions(BaseModel):
         default_factory=dict, description="switch the type of meld i (0-based, reading order), e.g. {0: 'kong_added'}"
     )
     reread_tiles: int = Field(
-        2,
+        3,
         ge=0,
         le=3,
-        description="a hand that does not win: re-read at most this many tiles (or pung/kong kinds) as the "
-        "classifier's next choices when that makes it win, with a reread_to_win warning; 0 turns it off",
+        description="a group of 3-4 tiles that is no meld, or a hand that does not win: re-read at most this many "
+        "tiles (or pung/kong kinds) as the classifier's next choices when that makes a meld or a winning hand, with a "
+        "meld_reread or reread_to_win warning; 0 turns it off",
     )
     duplicate_iou: float = Field(0.7, gt=0, le=1, description="two boxes overlapping more than this are one tile")
     gap_ratio: float = Field(

@@ -24,7 +24,7 @@ from vision.normalize.geometry import cut_by_frame
 from vision.normalize.layout import Group, Layout, build_layout, type_groups
 from vision.normalize.melds import type_group
 from vision.normalize.options import ReadOptions
-from vision.normalize.reread import Unit, best_winning_reading, meld_options, tile_options
+from vision.normalize.reread import Unit, best_winning_reading, cheapest_meld, meld_options, tile_options
 from vision.normalize.result import ReadHand, ReadTile, ReadWarning
 
 _IN_LINE = 0.8  # a lone tile within this many tile sizes of the concealed row's line is in line with it
@@ -127,6 +127,7 @@ class _Reader:
 
     def _best_plan(self) -> tuple[_Plan, Group, list[Group]]:
         lay = self.lay
+        self._reread_groups()
         lay.groups = type_groups(lay.groups, self.classes, lay.sideways, self.opts)
         groups = self._attach_stacked(lay.groups)
         faces = [g for g in groups if any(self.classes[m] < N_KINDS for m in g.members)]
@@ -382,6 +383,39 @@ class _Reader:
             self.warn("unused_kong_kinds", f"{len(named)} named concealed kong kind(s) had no four-back kong to go to")
         return melds, unresolved, used
 
+    def _reread_groups(self) -> None:
+        """A run of 3 or 4 touching tiles that types as no meld (one tile of a pung misread) re-read as the likeliest
+        pung, chow or kong within opts.reread_tiles changes, before the hand is planned around the groups: left as
+        read, the whole meld would fit nowhere in the hand."""
+        if self.probs is None or not self.opts.reread_tiles:
+            return
+        for group in self.lay.groups:
+            classes = [int(self.classes[m]) for m in group.members]
+            if len(classes) not in (3, 4):
+                continue
+            reading = type_group(classes, self.opts.face_up_kong)
+            if reading.meld is not None or reading.needs_kind:
+                continue
+            found = cheapest_meld(self.probs[group.members], classes)
+            if found is None:
+                continue
+            changed = [(m, new) for m, old, new in zip(group.members, classes, found[0]) if old != new]
+            if len(changed) > self.opts.reread_tiles:
+                continue
+            before, said = self.label(group.members), []
+            for m, new in changed:
+                said.append(f"{CLASS_NAMES[self.classes[m]]} as {CLASS_NAMES[new]} ({float(self.probs[m][new]):.0%})")
+                self._set_class(m, new)
+            self.warn("meld_reread", f"{before} was no meld as read; re-read {', '.join(said)} "
+                      "(the classifier's next choice), which makes it one: check these tiles", [m for m, _ in changed])
+
+    def _set_class(self, member: int, kind: int) -> None:
+        """Re-read one tile: the new class, its confidence scaled by p_new / p_old, what the detector said kept."""
+        tile = self.tiles[self.tile_index(member)]
+        tile.conf *= float(self.probs[member][kind] / max(self.probs[member][self.classes[member]], 1e-9))
+        tile.cls = CLASS_NAMES[kind]
+        self.classes[member] = kind
+
     def _reread(self, concealed: list[int], win: int | None, melds: list[Meld]) -> list[Meld]:
         """A hand that does not win re-read as the likeliest winning one within opts.reread_tiles changes
         (vision.normalize.reread); the tiles changed get the new class, their confidence scaled by p_new / p_old,
@@ -409,10 +443,7 @@ class _Reader:
         for index, option in sorted(changes.items()):
             unit = units[index]
             for m in owners[index]:
-                tile = self.tiles[self.tile_index(m)]
-                tile.conf *= float(self.probs[m][option.kind] / max(self.probs[m][self.classes[m]], 1e-9))
-                tile.cls = CLASS_NAMES[option.kind]
-                self.classes[m] = option.kind
+                self._set_class(m, option.kind)
                 changed.append(m)
             if unit.meld is not None:
                 meld = melds[unit.meld]
