@@ -146,6 +146,7 @@ def run(photos: int, seed: int, detector, report=None, layout: str = "any", cach
             ms["detect"].append((time.perf_counter() - start) * 1000)
             sources["detector"] = (found, None)
             sources["detector_no_reread"] = (found, NO_REREAD)
+        right = {}
         for name, (dets, read_options) in sources.items():
             start = time.perf_counter()
             read = read_hand(dets, (width, height), read_options)
@@ -159,6 +160,7 @@ def run(photos: int, seed: int, detector, report=None, layout: str = "any", cach
             count["scored"] += 1
             count["exact"] += match.exact
             count["decidable"] += match.decidable
+            right[name] = match.decidable
             if REREAD_CODES & set(read.warning_codes):
                 count["reread"] += 1
                 count["reread_right"] += match.decidable
@@ -180,6 +182,8 @@ def run(photos: int, seed: int, detector, report=None, layout: str = "any", cach
                     "got": {k: read.to_json()[k] for k in ("concealed", "melds", "win_tile")},
                     "warnings": read.warning_codes,
                 })
+        if right.get("detector_no_reread") and not right.get("detector", True):
+            tally["detector"]["reread_made_wrong"] += 1  # read right without re-reading, wrong with it
         print(f"\r{index + 1}/{photos}", end="", file=sys.stderr, flush=True)
         if report is not None and (index + 1) % 50 == 0 and index + 1 < photos:
             report(_summary(tally, outside, failures, ms), index + 1)
@@ -312,7 +316,8 @@ def write_results(streams: dict, out_dir: Path) -> None:
                       for layout, seeds in streams.items() for seed, r in seeds.items())
     lines += ["", f"read_hand median time per photo: {times}."]
     rereads = [f"{layout} seed {seed}: {r['detector'].get('reread', 0)} hands re-read, "
-               f"{r['detector'].get('reread_right', 0)} of them right after it"
+               f"{r['detector'].get('reread_right', 0)} of them right after it, "
+               f"{r['detector'].get('reread_made_wrong', 0)} read right without re-reading and wrong with it"
                for layout, seeds in streams.items() for seed, r in seeds.items() if "detector" in r]
     if rereads:
         lines += ["", "Re-read (detector rows; a group that was no meld or a hand that did not win as read, re-read "

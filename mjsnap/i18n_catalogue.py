@@ -179,9 +179,9 @@ CODES: dict[str, Pair] = {
     "reread_to_win": ("按认出的牌不成胡：已把几张牌改认成识别器的下一个选择，改后成胡，请核对",
                       "the hand as read did not win: a few tiles were re-read as the classifier's next choice, which "
                       "makes it win; check them"),
-    "meld_reread": ("有一组牌按认出的不成吃、碰或杠：已把其中几张改认成识别器的下一个选择，改后成组，请核对",
-                    "a group was no meld as read: some of its tiles were re-read as the classifier's next choice, "
-                    "which makes it one; check them"),
+    "meld_reread": ("有一组牌按认出的不成吃、碰或杠：已把其中一两张改认成识别器的下一个选择，改后成组，请核对",
+                    "a group was no meld as read: one or two of its tiles were re-read as the classifier's next "
+                    "choice, which makes it one; check them"),
     "not_a_meld": ("有一组牌不成吃、碰或杠", "a group is no chow, pung or kong"),
     "face_down_outside_kong": ("杠以外的牌背不算", "face-down tiles outside a kong are not counted"),
     "kong_face_down_count": ("杠的牌背数不对（暗杠两张牌背）", "a kong shows an odd number of backs"),

@@ -83,6 +83,22 @@ def test_tapping_a_tile_and_picking_a_face_corrects_the_hand(app):
     assert any("+5s" in c.value for c in app.caption)
 
 
+def test_the_classifiers_next_guesses_come_first_when_correcting_a_tile(app):
+    from dataclasses import replace
+
+    type_hand(app, "123m456m789m234s5s", "4s")  # misread winning tile
+    draft = app.session_state["draft"]
+    tiles = list(draft.tiles)
+    tiles[13] = replace(tiles[13], choices=(22, 21))  # as a photo read gives them: 5s, then 4s itself
+    app.session_state["draft"] = replace(draft, tiles=tuple(tiles))
+    click(app, "tile-13")
+    assert any("识别器觉得也可能是" in c.value for c in app.caption)
+    assert [b.key for b in app.button if b.key.startswith("likely-")] == ["likely-22"]  # not the face it shows
+    click(app, "likely-22")
+    assert not app.error
+    assert settlement(app) == [18, -6, -6, -6]
+
+
 def test_a_13_tile_hand_lists_the_waits_with_scores(app):
     type_hand(app, "123m456m789m2345s")
     assert any("听牌" in s.value for s in app.subheader)

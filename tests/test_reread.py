@@ -18,6 +18,7 @@ from vision.normalize.reread import (
     Unit,
     best_winning_reading,
     cheapest_meld,
+    likely_choices,
     meld_options,
     tile_options,
 )
@@ -250,3 +251,33 @@ def test_the_reader_re_reads_a_meld_with_a_misread_tile_before_planning_the_hand
     assert warning.tiles == (2,) and warning.message.startswith("2p 2p 3p was no meld as read; re-read 3p as 2p")
     plain = read_hand(misread, (1000, 800), ReadOptions(reread_tiles=0))
     assert plain.melds == [] and "meld_reread" not in plain.warning_codes
+
+
+def test_a_run_is_not_re_read_as_a_meld_by_changing_three_of_its_tiles():
+    # a 4-tile concealed row, 1m 1m 1m 2m: re-reading the three 1m as 2m would make a kong of it and lose the row
+    rows = ["^2p 2p 2p | 4s ^5s 6s | E ^E E", "1m 1m 1m 2m | 2m"]
+    dets = detections(rows)
+    ones = [i for i, c in enumerate(dets.class_id) if CLASS_NAMES[c] == "1m"]
+    read = read_hand(with_probs(dets, {i: probs_for(kind_of("1m"), {kind_of("2m"): 0.3}, top=0.6) for i in ones}), (1000, 800))
+    assert format_compact(read.concealed) == "1112m" and CLASS_NAMES[read.win_tile] == "2m"
+    assert len(read.melds) == 3 and "meld_reread" not in read.warning_codes
+
+
+# --- what the user is offered first when correcting a tile -------------------------------------------------------------
+def test_likely_choices_are_the_next_faces_or_back_above_five_percent():
+    back, flower = CLASS_NAMES.index("back"), CLASS_NAMES.index("flower")
+    row = probs_for(kind_of("3m"), {kind_of("2m"): 0.2, flower: 0.3, back: 0.06, kind_of("5m"): 0.04}, top=0.35)
+    assert [CLASS_NAMES[k] for k in likely_choices(row, kind_of("3m"))] == ["2m", "back"]  # no flower, 5m under 5 %
+    many = probs_for(kind_of("1p"), {kind_of(k): 0.15 for k in ("2p", "3p", "4p", "5p")}, top=0.3)
+    assert len(likely_choices(many, kind_of("1p"))) == 3
+
+
+def test_read_tiles_carry_their_choices_and_a_re_read_tile_offers_what_was_detected():
+    misread = with_probs(detections(ROW), {1: probs_for(kind_of("3m"), {kind_of("2m"): 0.3}, top=0.6)})
+    read = read_hand(misread, (1000, 800))
+    assert read.tiles[1].cls == "2m" and read.tiles[1].choices == ("3m",)
+    assert read.tiles[1].to_json()["choices"] == ["3m"]
+    assert read.tiles[0].choices == () and "choices" not in read.tiles[0].to_json()
+    plain = read_hand(misread, (1000, 800), ReadOptions(reread_tiles=0))
+    assert plain.tiles[1].cls == "3m" and plain.tiles[1].choices == ("2m",)
+    assert read_hand(detections(ROW), (1000, 800)).tiles[1].choices == ()  # no class probabilities: no choices

@@ -26,6 +26,7 @@ class DraftTile:
     box: tuple[float, float, float, float] | None = None  # pixels of the original photo; None when added by hand
     conf: float | None = None  # detector confidence; None when added by hand
     detected: int | None = None  # what the detector said, to tell corrected tiles apart
+    choices: tuple[int, ...] = ()  # the classifier's next likeliest kinds, offered first when correcting the tile
 
     @property
     def name(self) -> str:
@@ -221,7 +222,8 @@ def from_read(read) -> Draft:
         place: Place = {"concealed": "hand", "win": "win", "meld": "meld"}.get(tile.group, "aside")
         if place == "meld" and tile.meld is None:
             pending_kongs.append(len(tiles))
-        tiles.append(DraftTile(kind, place, tile.meld, tuple(tile.box), float(tile.conf), detected))
+        choices = tuple(CLASS_NAMES.index(c) for c in tile.choices)
+        tiles.append(DraftTile(kind, place, tile.meld, tuple(tile.box), float(tile.conf), detected, choices))
     meld_types = [m.type for m in read.melds]
     # Four-back kongs: group their tiles four by four in reading order, as concealed kongs still to be named.
     pending_kongs.sort(key=lambda i: (rows[i], tiles[i].box[0]))

@@ -41,15 +41,20 @@ def _picked(kind: int) -> None:
         apply(lambda d: d.set_kind(selected, kind))
 
 
-def picker(t, lang: str) -> None:
+def picker(t, lang: str, likely: tuple[int, ...] = ()) -> None:
+    """The face picker; ``likely`` (the classifier's next guesses for the tapped tile) come first, in a row."""
+    if likely:
+        st.caption(t("likely_faces"))
+        tile_buttons(lang, "likely-", lambda kind: CLASS_NAMES[kind], _picked, lambda kind: (kind,), rows=(likely,))
     st.caption(t("pick_face"))
     tile_buttons(lang, "pick-", lambda kind: CLASS_NAMES[kind], _picked, lambda kind: (kind,))
 
 
-def tile_buttons(lang: str, key: str, label: Callable[[int], str], on_click: Callable, args: Callable[[int], tuple]) -> None:
-    """The 34 faces and `back` as rows of tile pictures, a button under each (the score page's editor and the
-    label page); button `kind` is keyed f"{key}{kind}" and calls on_click(*args(kind))."""
-    for row in PICKER_ROWS:
+def tile_buttons(lang: str, key: str, label: Callable[[int], str], on_click: Callable, args: Callable[[int], tuple],
+                 rows=PICKER_ROWS) -> None:
+    """The 34 faces and `back` (or the kinds of ``rows``) as rows of tile pictures, a button under each (the score
+    page's editor and the label page); button `kind` is keyed f"{key}{kind}" and calls on_click(*args(kind))."""
+    for row in rows:
         with st.container(horizontal=True, gap="xsmall", wrap=True):
             for kind in row:
                 with st.container(width=TILE_SIZE[0] + 4, gap=None, horizontal_alignment="center"):
@@ -111,9 +116,10 @@ def show(t, lang: str) -> None:
     selected = st.session_state.selected
     if isinstance(selected, int) and selected < len(draft.tiles):
         with st.container(border=True):
-            st.markdown(t("editing", n=selected + 1, name=tile_name(draft.tiles[selected].kind, lang)))
+            tile = draft.tiles[selected]
+            st.markdown(t("editing", n=selected + 1, name=tile_name(tile.kind, lang)))
             _actions(draft, selected, t)
-            picker(t, lang)
+            picker(t, lang, tuple(k for k in tile.choices if k != tile.kind))
     elif selected == "add":
         with st.container(border=True):
             st.markdown(t("adding", where=t("concealed")))

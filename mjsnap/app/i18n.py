@@ -61,6 +61,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "editing": ("修改第 {n} 张：{name}", "Fixing tile {n}: {name}"),
     "adding": ("加一张牌到：{where}", "Add a tile to: {where}"),
     "pick_face": ("选正确的牌", "Pick the right tile"),
+    "likely_faces": ("识别器觉得也可能是", "The classifier's next guesses"),
     "make_win": ("设为赢牌", "Make it the winning tile"),
     "to_concealed": ("移到手牌", "Move to concealed"),
     "to_meld": ("移到副露 {n}", "Move to meld {n}"),

@@ -24,7 +24,14 @@ from vision.normalize.geometry import cut_by_frame
 from vision.normalize.layout import Group, Layout, build_layout, type_groups
 from vision.normalize.melds import type_group
 from vision.normalize.options import ReadOptions
-from vision.normalize.reread import Unit, best_winning_reading, cheapest_meld, meld_options, tile_options
+from vision.normalize.reread import (
+    Unit,
+    best_winning_reading,
+    cheapest_meld,
+    likely_choices,
+    meld_options,
+    tile_options,
+)
 from vision.normalize.result import ReadHand, ReadTile, ReadWarning
 
 _IN_LINE = 0.8  # a lone tile within this many tile sizes of the concealed row's line is in line with it
@@ -32,6 +39,9 @@ _ASKEW = 1.6  # a lone tile this close to the row line and inside its span was k
 _APART = 3.0  # the winning tile lies at most this many tile sizes beyond the end of the row
 _LIKE_DEG = 8.0  # box diagonals this close: a tile lying the same way as the row's
 _STACKED = 1.4  # a tile whose centre is this close (tile sizes) to a pung's sideways tile lies on it
+# A run re-read as a meld changes at most this many of its tiles: changing three of four made a kong of a 4-tile
+# concealed row (1m 1m 1m 2m) on the hold-out proxy, and no more hands were right with three.
+_GROUP_REREAD = 2
 
 
 @dataclass
@@ -74,6 +84,9 @@ def read_hand(dets: Detections, image_size: tuple[int, int], options: ReadOption
         ReadTile(cls=n, conf=float(p), box=tuple(float(v) for v in b), detected_cls=n)
         for n, p, b in zip(dets.class_names, dets.confidence, dets.xyxy)
     ]
+    if dets.class_probs is not None:
+        for tile, row, now in zip(tiles, dets.class_probs, dets.class_id):
+            tile.choices = tuple(CLASS_NAMES[k] for k in likely_choices(row, int(now)))
     warnings: list[ReadWarning] = []
     active = clean_detections(dets, opts, warnings)
     if not active:
@@ -385,7 +398,7 @@ class _Reader:
 
     def _reread_groups(self) -> None:
         """A run of 3 or 4 touching tiles that types as no meld (one tile of a pung misread) re-read as the likeliest
-        pung, chow or kong within opts.reread_tiles changes, before the hand is planned around the groups: left as
+        pung, chow or kong, changing at most two of its tiles, before the hand is planned around the groups: left as
         read, the whole meld would fit nowhere in the hand."""
         if self.probs is None or not self.opts.reread_tiles:
             return
@@ -400,7 +413,7 @@ class _Reader:
             if found is None:
                 continue
             changed = [(m, new) for m, old, new in zip(group.members, classes, found[0]) if old != new]
-            if len(changed) > self.opts.reread_tiles:
+            if len(changed) > min(_GROUP_REREAD, self.opts.reread_tiles):
                 continue
             before, said = self.label(group.members), []
             for m, new in changed:
@@ -414,6 +427,7 @@ class _Reader:
         tile = self.tiles[self.tile_index(member)]
         tile.conf *= float(self.probs[member][kind] / max(self.probs[member][self.classes[member]], 1e-9))
         tile.cls = CLASS_NAMES[kind]
+        tile.choices = tuple(CLASS_NAMES[k] for k in likely_choices(self.probs[member], kind))
         self.classes[member] = kind
 
     def _reread(self, concealed: list[int], win: int | None, melds: list[Meld]) -> list[Meld]:

@@ -25,6 +25,8 @@ from scoring.tiles import BACK, COPIES_PER_KIND, N_KINDS
 MIN_PROBABILITY = 0.01  # a reading the classifier gives less than this is not an option
 OPTIONS_PER_UNIT = 5
 MAX_SINGLE_CHANGES = 30  # the cheapest single changes combined into pairs and triples (4,525 readings at most)
+CHOICE_PROBABILITY = 0.05  # a face this likely is offered to the user as a quick fix (ReadTile.choices)
+CHOICES = 3
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,13 @@ class Unit:
     kind: int
     options: tuple[Option, ...]
     meld: int | None = None
+
+
+def likely_choices(probs: np.ndarray, now: int) -> tuple[int, ...]:
+    """The classes (faces or ``back``) other than ``now`` the classifier gives at least CHOICE_PROBABILITY, best
+    first, at most CHOICES: what the app offers first when the user taps the tile to correct it."""
+    order = np.argsort(-np.asarray(probs), kind="stable")
+    return tuple(int(k) for k in order if k != now and k <= BACK and probs[k] >= CHOICE_PROBABILITY)[:CHOICES]
 
 
 def tile_options(probs: np.ndarray, now: int) -> tuple[Option, ...]:

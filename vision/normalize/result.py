@@ -14,7 +14,8 @@ Role = Literal["concealed", "win", "meld", "ignored"]
 @dataclass
 class ReadTile:
     """One detection and where the reader put it. ``cls`` is what the tile was read as (a blank 白 next to backs
-    can be read as ``back`` and the other way round); ``detected_cls`` is what the detector said."""
+    can be read as ``back`` and the other way round, a misread tile re-read); ``detected_cls`` is what the detector
+    said; ``choices`` the other faces the classifier found likely (models that give class probabilities)."""
 
     cls: str
     conf: float
@@ -24,6 +25,7 @@ class ReadTile:
     row: int | None = None
     sideways: bool = False
     detected_cls: str = ""
+    choices: tuple[str, ...] = ()  # the classifier's next likeliest faces, best first: quick fixes for the user
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -37,6 +39,8 @@ class ReadTile:
         }
         if self.detected_cls and self.detected_cls != self.cls:
             out["detected_cls"] = self.detected_cls
+        if self.choices:
+            out["choices"] = list(self.choices)
         return out
 
 
