@@ -86,7 +86,7 @@ def _read() -> ReadHand:
     box = lambda x: (x, 100.0, x + 30.0, 140.0)  # noqa: E731
     tiles = [
         ReadTile("2m", 0.95, box(40), "concealed", row=0, detected_cls="2m"),
-        ReadTile("1m", 0.40, box(10), "concealed", row=0, detected_cls="1m"),
+        ReadTile("1m", 0.40, box(10), "concealed", row=0, detected_cls="1m", choices=("7m", "back")),
         ReadTile("C", 0.9, box(300), "meld", 0, row=1, detected_cls="C"),
         ReadTile("C", 0.9, box(330), "meld", 0, row=1, detected_cls="C"),
         ReadTile("C", 0.9, box(360), "meld", 0, row=1, detected_cls="C"),
@@ -109,6 +109,7 @@ def test_from_read_places_every_detection():
     assert draft.meld_types == (MeldType.PUNG, MeldType.KONG_CONCEALED)  # the unnamed four-back kong
     assert [draft.tiles[i].name for i in draft.meld_members(1)] == ["back"] * 4
     assert [draft.tiles[i].name for i in draft.indices("aside")] == ["9s"]
+    assert draft.tiles[0].choices == (6, 34) and draft.tiles[1].choices == ()  # the classifier's next guesses
     with pytest.raises(HandError) as info:
         draft.hand()
     assert info.value.code == "kong_kind_unknown"
