@@ -281,3 +281,14 @@ def test_read_tiles_carry_their_choices_and_a_re_read_tile_offers_what_was_detec
     plain = read_hand(misread, (1000, 800), ReadOptions(reread_tiles=0))
     assert plain.tiles[1].cls == "3m" and plain.tiles[1].choices == ("2m",)
     assert read_hand(detections(ROW), (1000, 800)).tiles[1].choices == ()  # no class probabilities: no choices
+
+
+def test_runs_are_re_read_as_melds_only_when_no_plan_of_the_hand_counts_out():
+    # a stray run near a hand that reads whole: 3s 5s 8s could be re-read as a pung of 5s, but the hand needs no
+    # meld, and a stray made a meld could win the plan over the right one
+    rows = ["3s 5s 8s", "1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 5s | 5s"]
+    five = {kind_of("5s"): 0.3}
+    dets = with_probs(detections(rows), {0: probs_for(kind_of("3s"), five, top=0.6), 2: probs_for(kind_of("8s"), five, top=0.6)})
+    read = read_hand(dets, (1000, 800))
+    assert format_compact(read.concealed) == "123456789m11p55s" and read.melds == []
+    assert "meld_reread" not in read.warning_codes and [read.tiles[i].cls for i in range(3)] == ["3s", "5s", "8s"]

@@ -124,12 +124,13 @@ class _Reader:
         return " ".join(CLASS_NAMES[self.classes[m]] for m in members)
 
     def read(self) -> ReadHand:
-        plan, core, groups = self._best_plan()
-        if self._far_side_is_down(plan, core):
-            # The melds lie on the camera's side of the row: the photo is upside down for the player, so their
-            # right is the frame's left. Read again in the turned frame.
-            self.lay = build_layout(self.boxes, self.opts, self.cut, turned=True)
-            plan, core, groups = self._best_plan()
+        plan, core, groups = self._arrange()
+        if not plan.consistent and self._reread_groups():
+            # The tile count works out for no plan: a meld with a misread tile may be why. Plan again with the
+            # runs that were no meld re-read as melds (only now: a stray run near the hand re-read as a meld could
+            # otherwise win the plan over the right one).
+            self.lay = build_layout(self.boxes, self.opts, self.cut)
+            plan, core, groups = self._arrange()
         lay = self.lay
         for member, side in enumerate(lay.sideways):
             self.tiles[self.tile_index(member)].sideways = bool(side)
@@ -138,9 +139,18 @@ class _Reader:
                 self.tiles[self.tile_index(m)].row = group.row
         return self._finish(plan, groups)
 
+    def _arrange(self) -> tuple[_Plan, Group, list[Group]]:
+        """The best plan in the frame as laid out, or turned half round when the melds say so."""
+        plan, core, groups = self._best_plan()
+        if self._far_side_is_down(plan, core):
+            # The melds lie on the camera's side of the row: the photo is upside down for the player, so their
+            # right is the frame's left. Read again in the turned frame.
+            self.lay = build_layout(self.boxes, self.opts, self.cut, turned=True)
+            plan, core, groups = self._best_plan()
+        return plan, core, groups
+
     def _best_plan(self) -> tuple[_Plan, Group, list[Group]]:
         lay = self.lay
-        self._reread_groups()
         lay.groups = type_groups(lay.groups, self.classes, lay.sideways, self.opts)
         groups = self._attach_stacked(lay.groups)
         faces = [g for g in groups if any(self.classes[m] < N_KINDS for m in g.members)]
@@ -396,12 +406,13 @@ class _Reader:
             self.warn("unused_kong_kinds", f"{len(named)} named concealed kong kind(s) had no four-back kong to go to")
         return melds, unresolved, used
 
-    def _reread_groups(self) -> None:
-        """A run of 3 or 4 touching tiles that types as no meld (one tile of a pung misread) re-read as the likeliest
-        pung, chow or kong, changing at most two of its tiles, before the hand is planned around the groups: left as
-        read, the whole meld would fit nowhere in the hand."""
+    def _reread_groups(self) -> bool:
+        """Each run of 3 or 4 touching tiles that types as no meld (one tile of a pung misread) re-read as the
+        likeliest pung, chow or kong, changing at most two of its tiles: left as read, the whole meld fits nowhere
+        in the hand. Whether any run was re-read."""
         if self.probs is None or not self.opts.reread_tiles:
-            return
+            return False
+        reread = False
         for group in self.lay.groups:
             classes = [int(self.classes[m]) for m in group.members]
             if len(classes) not in (3, 4):
@@ -421,6 +432,8 @@ class _Reader:
                 self._set_class(m, new)
             self.warn("meld_reread", f"{before} was no meld as read; re-read {', '.join(said)} "
                       "(the classifier's next choice), which makes it one: check these tiles", [m for m, _ in changed])
+            reread = True
+        return reread
 
     def _set_class(self, member: int, kind: int) -> None:
         """Re-read one tile: the new class, its confidence scaled by p_new / p_old, what the detector said kept."""
