@@ -48,6 +48,7 @@ from scoring.tiles import format_compact  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.normalize import ReadOptions, read_hand  # noqa: E402
 from vision.normalize.evaluate import compare  # noqa: E402
+from vision.normalize.reread import WARNING_CODES as REREAD_WARNINGS  # noqa: E402
 from vision.synth.convention import convention_breaks  # noqa: E402
 from vision.synth.layout import SPACINGS  # noqa: E402
 from vision.synth.scene import SynthOptions, make_sample  # noqa: E402
@@ -55,9 +56,8 @@ from vision.synth.scene import SynthOptions, make_sample  # noqa: E402
 # Warnings that tell the user to check the hand read (a wrong read with one of these is not a silent one).
 CHECK_CODES = {
     "win_tile_not_set_apart", "no_win_tile", "wrong_tile_count", "not_a_meld", "not_in_hand", "tile_off_row",
-    "too_many_copies", "face_down_outside_kong", "kong_face_down_count", "reread_to_win", "meld_reread",
+    "too_many_copies", "face_down_outside_kong", "kong_face_down_count", *REREAD_WARNINGS,
 }
-REREAD_CODES = {"reread_to_win", "meld_reread"}
 SOURCES = ("true_boxes", "detector", "detector_no_reread")
 SOURCE_LABELS = {"true_boxes": "true boxes", "detector": "detector", "detector_no_reread": "detector, no re-read"}
 NO_REREAD = ReadOptions(reread_tiles=0)
@@ -161,7 +161,7 @@ def run(photos: int, seed: int, detector, report=None, layout: str = "any", cach
             count["exact"] += match.exact
             count["decidable"] += match.decidable
             right[name] = match.decidable
-            if REREAD_CODES & set(read.warning_codes):
+            if REREAD_WARNINGS & set(read.warning_codes):
                 count["reread"] += 1
                 count["reread_right"] += match.decidable
             checked = bool(CHECK_CODES & set(read.warning_codes))

@@ -33,9 +33,9 @@ from scoring.shapes import is_complete  # noqa: E402
 from scoring.tiles import N_KINDS  # noqa: E402
 from vision.detections import Detections  # noqa: E402
 from vision.normalize import ReadOptions, read_hand  # noqa: E402
+from vision.normalize.reread import WARNING_CODES as REREAD_WARNINGS  # noqa: E402
 from vision.synth.scene import SynthOptions, make_sample  # noqa: E402
 
-REREAD_CODES = {"reread_to_win", "meld_reread"}
 PLAIN = ReadOptions(reread_tiles=0)
 
 
@@ -83,8 +83,8 @@ def false_wins(photos: list[tuple[Detections, tuple[int, int]]], trials: int, se
                 continue  # the moved reading still wins (or broke the count): not a photo of a non-winning hand
             count["non_winning"] += 1
             reread = read_hand(moved, size)
-            count["reread_to_a_win"] += wins(reread) and bool(REREAD_CODES & set(reread.warning_codes))
-            count["warned"] += bool(REREAD_CODES & set(reread.warning_codes))
+            count["reread_to_a_win"] += wins(reread) and bool(REREAD_WARNINGS & set(reread.warning_codes))
+            count["warned"] += bool(REREAD_WARNINGS & set(reread.warning_codes))
     return dict(count)
 
 

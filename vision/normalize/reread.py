@@ -1,8 +1,9 @@
 """Re-reading a hand that does not win: the likeliest other readings of a few tiles that make it a winning hand.
 
 A photo is taken to score a win, so a read hand with the right number of tiles that completes no win shape (or
-shows a fifth copy of a tile, or a face-down tile in the concealed row: a blank 白 read as a back) holds a misread. The crop classifier's runner-up is usually the right face (2m read
-as 3m, 9s as 6s: the confusions of a tile set it never saw). This module searches the readings that change at most
+shows a fifth copy of a tile, or a face-down tile in the concealed row: a blank 白 read as a back) holds a misread.
+The crop classifier's runner-up is usually the right face (2m read as 3m, 9s as 6s: the confusions of a tile set
+it never saw). This module searches the readings that change at most
 ``max_changes`` units — one concealed tile, or the kind of a whole pung or kong — among each unit's options, and
 returns the winning one that costs least, the cost of a unit's change being -log(p_new / p_now) summed over its
 face-up tiles. Nothing here knows about photos: the reader builds the units and applies the answer.
@@ -16,9 +17,9 @@ from itertools import combinations, permutations
 
 import numpy as np
 
-from scoring.hand import Meld
-from scoring.shapes import ALL_SHAPES, counts_complete
-from scoring.tiles import BACK, COPIES_PER_KIND, N_KINDS
+from scoring.hand import HandError, Meld
+from scoring.shapes import ALL_SHAPES, is_complete
+from scoring.tiles import BACK, N_KINDS
 
 # Chosen on the hold-out proxy (benchmarks/results/normalizer_unseen_*: whole hands of a tile set the classifier
 # never saw) and checked on the drawn sets: 0.02 / 3 options / 2 changes read 1-3 points fewer hands right there.
@@ -27,6 +28,7 @@ OPTIONS_PER_UNIT = 5
 MAX_SINGLE_CHANGES = 30  # the cheapest single changes combined into pairs and triples (4,525 readings at most)
 CHOICE_PROBABILITY = 0.05  # a face this likely is offered to the user as a quick fix (ReadTile.choices)
 CHOICES = 3
+WARNING_CODES = frozenset({"meld_reread", "reread_to_win"})  # the reader's warnings for a tile it re-read
 
 
 @dataclass(frozen=True)
@@ -114,24 +116,18 @@ def best_winning_reading(
 
 
 def _wins(changes: dict[int, Option], units: Sequence[Unit], melds: Sequence[Meld], shapes: frozenset[str]) -> bool:
-    closed = [0] * N_KINDS
-    total = [0] * N_KINDS
-    meld_kind = {}
-    for index, unit in enumerate(units):
-        kind = changes[index].kind if index in changes else unit.kind
-        if kind >= N_KINDS:
-            return False
-        if unit.meld is None:
-            closed[kind] += 1
-            total[kind] += 1
-        else:
-            meld_kind[unit.meld] = kind
-    for index, meld in enumerate(melds):
-        for tile in meld.tiles if index not in meld_kind else (meld_kind[index],) * len(meld.tiles):
-            total[tile] += 1
-    if max(total) > COPIES_PER_KIND:
+    kinds = [changes[index].kind if index in changes else unit.kind for index, unit in enumerate(units)]
+    if max(kinds) >= N_KINDS:
         return False
-    return counts_complete(closed, len(melds), shapes)
+    melds = list(melds)
+    for kind, unit in zip(kinds, units):
+        if unit.meld is not None and kind != melds[unit.meld].kind:
+            meld = melds[unit.meld]
+            melds[unit.meld] = Meld(meld.type, (kind,) * len(meld.tiles))
+    try:  # the scorer's own check: the tile count, the four-copy limit (melds included), the win shapes
+        return is_complete([k for k, unit in zip(kinds, units) if unit.meld is None], melds, shapes)
+    except HandError:
+        return False
 
 
 def cheapest_meld(probs: np.ndarray, classes: Sequence[int]) -> tuple[list[int], float] | None:
@@ -146,7 +142,7 @@ def cheapest_meld(probs: np.ndarray, classes: Sequence[int]) -> tuple[list[int],
     logs = np.log(rows[:, :N_KINDS])
     plausible = rows[:, :N_KINDS] >= MIN_PROBABILITY
     readings: list[list[int]] = []
-    if n == 3 and len(faces) == 3:
+    if n == 3:
         for first in range(N_KINDS):
             if first < 27 and first % 9 <= 6:
                 readings += [list(p) for p in permutations((first, first + 1, first + 2))]
