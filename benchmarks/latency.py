@@ -30,6 +30,8 @@ from mjsnap.paths import MODELS_DIR  # noqa: E402
 from vision.detector import TileDetector, available_backends, letterbox, to_tensor  # noqa: E402
 from vision.imageio import LoadedImage, read_image  # noqa: E402
 from vision.synth.scene import make_sample  # noqa: E402
+from vision.twostage.characters import CROP_SIZE as CHARACTER_CROP  # noqa: E402
+from vision.twostage.crops import cut_tile  # noqa: E402
 
 TWELVE_MP = (4032, 3024)
 ORIENTATION_TAG = 0x0112
@@ -106,6 +108,9 @@ def main() -> None:
             row["tile_detector"] = timed(lambda: detector.stages.find_tiles(loaded), args.repeats)
             row["classifier_batch"] = timed(lambda: detector.stages.classify(at_imgsz, boxes), args.repeats)
             row["crops_in_batch"] = len(boxes)
+            if detector.stages.characters is not None and len(boxes):  # asked only about unsure character tiles
+                sharp = cut_tile(at_imgsz, boxes[0], CHARACTER_CROP, detector.stages.margin)[None]
+                row["character_reader_tile"] = timed(lambda: detector.stages.reader.scores(sharp), args.repeats)
         row |= {
             "detect_at_imgsz": timed(lambda: detector.detect(at_imgsz), args.repeats),
             "jpeg_12mp_end_to_end": timed(lambda: detector.detect(read_image(jpeg)), max(args.repeats // 3, 5)),
@@ -147,12 +152,14 @@ def markdown(result: dict) -> str:
         f"Wall-clock medians of {result['repeats']} runs, p90 and the process's CPU time (both threads) in brackets.",
         "",
         "A two-stage model's network time is split into its tile detector and its classifier on one batch of boxes "
-        "(each box classified upright and turned 180 degrees when meta says half_turn_average: two batches of crops).",
+        "(each box classified upright and turned 180 degrees when meta says half_turn_average: two batches of crops). "
+        "With a character recognizer (meta \"characters\"), the last column but two is the time it takes to read one "
+        "tile (8 lines), paid only for each tile the classifier is unsure of that likely shows a character.",
         "",
-        "| backend | imgsz | network ms | tile detector ms | classifier, one batch of boxes ms | detect at imgsz ms | 12 MP JPEG end to end ms |",
-        "|---|---|---|---|---|---|---|",
+        "| backend | imgsz | network ms | tile detector ms | classifier, one batch of boxes ms | character reader, one tile ms | detect at imgsz ms | 12 MP JPEG end to end ms |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    keys = ("network", "tile_detector", "classifier_batch", "detect_at_imgsz", "jpeg_12mp_end_to_end")
+    keys = ("network", "tile_detector", "classifier_batch", "character_reader_tile", "detect_at_imgsz", "jpeg_12mp_end_to_end")
     for row in result["backends"]:
         text = [f"{c['median_ms']} (p90 {c['p90_ms']}, cpu {c['cpu_median_ms']})" if c else "-" for c in map(row.get, keys)]
         lines.append(f"| {row['backend']} | {row['imgsz']} | " + " | ".join(text) + " |")

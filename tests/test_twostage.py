@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
+from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.tilefaces import render_face
 from vision.twostage.crops import (
@@ -22,6 +23,7 @@ from vision.twostage.crops import (
 )
 
 TILE_W, TILE_H = 24, 32
+SHIPPED = MODELS_DIR / "current"
 
 
 def _write_board(root: Path, split: str, name: str, rng: np.random.Generator, sideways: set[int]) -> None:
@@ -163,8 +165,10 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
     model_dir = export_two_stage(
         detector_run / "weights" / "best.pt", classifier_run / "weights" / "best.pt", tmp_path / "model",
         detector_imgsz=64, classifier_imgsz=32, version="tiny", train_command="test", data="boards",
+        characters_from=SHIPPED if (SHIPPED / "characters").is_dir() else None,
     )
     meta = json.loads((model_dir / "meta.json").read_text())
+    assert ("characters" in meta) == (SHIPPED / "characters").is_dir()  # carried over, and read below
     assert meta["design"] == "two_stage" and meta["classes"] == list(CLASS_NAMES)
     assert meta["classifier"]["half_turn_average"] is True
     from ultralytics import YOLO

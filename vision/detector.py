@@ -222,6 +222,8 @@ class TileDetector:
 
     ``zoom`` (two-stage models): when the tiles found are small in the photo, the tile detector looks again at the
     region around them (vision.twostage.zoom), so a hand photographed from afar reads as well as a close one.
+    ``characters`` (two-stage models with a characters/ folder): a tile the classifier is unsure of that likely shows a
+    萬 numeral, wind or dragon is also read by a general Chinese text recognizer (vision.twostage.characters).
     """
 
     def __init__(
@@ -231,6 +233,7 @@ class TileDetector:
         conf: float = 0.25,
         iou: float = 0.5,
         zoom: bool = True,
+        characters: bool = True,
     ) -> None:
         if not 0 <= conf < 1 or not 0 < iou <= 1:
             raise ValueError(f"conf must be in [0, 1) and iou in (0, 1], got conf={conf} iou={iou}")
@@ -242,7 +245,7 @@ class TileDetector:
         self.conf, self.iou = conf, iou
         self._two_stage = None
         if meta.get("design") == DESIGN:  # design (b): tile detector + crop classifier (vision.twostage)
-            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou, zoom)
+            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou, zoom, characters)
             self.backend = self._two_stage.backend
             return
         self.backend = choose_backend(self.model_dir, backend)

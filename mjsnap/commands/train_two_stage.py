@@ -121,14 +121,20 @@ def export(
     version: str = typer.Option(..., help="model version recorded in meta.json"),
     train_command: str = typer.Option(..., help="the commands that produced both checkpoints"),
     data: str = typer.Option(..., help="what they were trained on"),
+    characters_from: Path = typer.Option(
+        None, help="model directory whose character recognizer (characters/) to carry over, e.g. models/current"),
 ) -> None:
     """Write detector/ and classifier/ (model.pt, model.onnx, model_openvino/) and meta.json with design two_stage."""
     from vision.twostage.export import export_two_stage
     from vision.twostage.training import TWO_STAGE_DIR
 
-    folder = export_two_stage(detector_weights, classifier_weights, out or TWO_STAGE_DIR / "model",
-                              detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz, version=version,
-                              train_command=train_command, data=data)
+    try:
+        folder = export_two_stage(detector_weights, classifier_weights, out or TWO_STAGE_DIR / "model",
+                                  detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz, version=version,
+                                  train_command=train_command, data=data, characters_from=characters_from)
+    except (FileNotFoundError, ValueError) as exc:
+        typer.echo(f"mjsnap train-two-stage export: {exc}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"model directory: {folder}")
 
 

@@ -13,6 +13,10 @@ the two probability vectors are averaged: the classifier learnt both ways up (ti
 the average reads more tiles right on cmd val (0.5.0: 96.1 -> 96.3 %, tile errors 386 -> 350) for one more
 classifier batch per 16 tiles.
 
+With a characters/ folder (meta "characters", since 0.11.0), a tile the classifier is unsure of and likely shows a
+Chinese character (a 萬 numeral, wind or dragon) is also read by a general text recognizer, which re-weighs the
+classifier's probabilities among those classes (vision.twostage.characters).
+
 A detection's class is the classifier's best class and its confidence is detector confidence x classifier
 probability; the whole probability vector goes along as ``class_probs`` for the hand reader. Only boxes whose
 detector confidence reaches `conf` are classified (at most MAX_CROPS per photo).
@@ -27,6 +31,7 @@ import numpy as np
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import LoadedImage
+from vision.twostage.characters import CROP_SIZE, CharacterReader, CharacterSettings, needs_reading, weigh
 from vision.twostage.crops import cut_tile
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
@@ -42,13 +47,20 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
             raise ValueError(f"{model_dir}/meta.json: '{stage}' needs an integer imgsz, a multiple of 32")
     if not isinstance(meta["classifier"].get("batch"), int) or meta["classifier"]["batch"] < 1:
         raise ValueError(f"{model_dir}/meta.json: classifier.batch must be a positive integer")
+    characters = meta.get("characters")
+    if characters is not None and not isinstance(characters, dict):
+        raise ValueError(f"{model_dir}/meta.json: 'characters' must be an object (gate, kind_mass, floor)")
 
 
 class TwoStageNetworks:
     """Both networks of a two-stage model directory in one backend; `detect` gives the facade's Detections."""
 
-    def __init__(self, model_dir: Path, meta: dict, backend: str, conf: float, iou: float, zoom: bool = True) -> None:
-        from vision.detector import _LOADERS, choose_backend
+    characters: CharacterSettings | None = None  # the character recognizer's settings, when it is used
+
+    def __init__(
+        self, model_dir: Path, meta: dict, backend: str, conf: float, iou: float, zoom: bool = True, characters: bool = True
+    ) -> None:
+        from vision.detector import _LOADERS, _THREADS, choose_backend
 
         check_two_stage_meta(meta, model_dir)
         self.model_dir = Path(model_dir)
@@ -61,6 +73,13 @@ class TwoStageNetworks:
         self.conf, self.iou, self.zoom = conf, iou, zoom
         self._detector = _LOADERS[self.backend](self.model_dir / "detector")
         self._classifier = _LOADERS[self.backend](self.model_dir / "classifier")
+        if characters and meta.get("characters") is not None:
+            try:
+                self.characters = CharacterSettings(**meta["characters"])
+            except TypeError as exc:
+                raise ValueError(f"{model_dir}/meta.json: characters: {exc}") from None
+            runtime = "openvino" if self.backend == "openvino" else "onnxruntime"
+            self.reader = CharacterReader(self.model_dir / "characters", runtime, _THREADS)
 
     def find_tiles(self, loaded: LoadedImage) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (xyxy, working-image pixels) and detector confidences, best first.
@@ -104,9 +123,17 @@ class TwoStageNetworks:
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
         crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, self.margin) for box in boxes])
         if not self.half_turn_average:
-            return self._classify_crops(crops)
-        probs = self._classify_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]))
-        return (probs[: len(boxes)] + probs[len(boxes) :]) / 2
+            probs = self._classify_crops(crops)
+        else:
+            both = self._classify_crops(np.concatenate([crops, crops[:, ::-1, ::-1]]))
+            probs = (both[: len(boxes)] + both[len(boxes) :]) / 2
+        if self.characters is None:
+            return probs
+        asked = needs_reading(probs, self.characters)
+        if asked.any():
+            sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[asked]])
+            probs[asked] = weigh(probs[asked], self.reader.scores(sharp), self.characters.floor)
+        return probs
 
     def _classify_crops(self, crops: np.ndarray) -> np.ndarray:
         out = np.zeros((len(crops), len(CLASS_NAMES)), np.float32)

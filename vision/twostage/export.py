@@ -1,4 +1,7 @@
-"""Ship a two-stage model: detector/ and classifier/ (each model.pt, model.onnx, model_openvino/) and meta.json."""
+"""Ship a two-stage model: detector/ and classifier/ (each model.pt, model.onnx, model_openvino/) and meta.json.
+
+The character recognizer (characters/, vision.twostage.characters) is not trained here: it is carried over, with its
+settings, from the model directory given as ``characters_from`` (the base of a fine-tune, or the shipped model)."""
 
 from __future__ import annotations
 
@@ -12,6 +15,8 @@ from typing import Any
 from scoring.tiles import CLASS_NAMES
 from vision.train import configure_offline, use_all_cores
 from vision.twostage.backend import DESIGN
+from vision.twostage.characters import FILE as CHARACTER_FILE
+from vision.twostage.characters import CharacterSettings
 from vision.twostage.crops import MARGIN, class_folder
 
 CLASSIFIER_BATCH = 16  # crops per classifier call; the exports have this fixed batch size
@@ -77,6 +82,7 @@ def export_two_stage(
     train_command: str,
     data: Any,
     metrics: dict | None = None,
+    characters_from: Path | None = None,
 ) -> Path:
     """Write the two-stage model directory (replacing its stages) that TileDetector loads when meta says two_stage."""
     configure_offline()
@@ -100,6 +106,7 @@ def export_two_stage(
             "half_turn_average": True,
             "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
         },
+        **_carry_characters(characters_from, model_dir),
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "train_command": train_command,
         "data": data,
@@ -107,3 +114,23 @@ def export_two_stage(
     }
     (model_dir / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return model_dir
+
+
+def _carry_characters(source: Path | None, model_dir: Path) -> dict:
+    """Copy source's characters/ into model_dir; its meta entry, or {} when there is no source."""
+    target = model_dir / "characters"
+    if source is None:
+        if target.exists():
+            shutil.rmtree(target)
+        return {}
+    source = Path(source)
+    meta_path = source / "meta.json"
+    settings = json.loads(meta_path.read_text(encoding="utf-8")).get("characters") if meta_path.is_file() else None
+    if settings is None or not (source / "characters" / CHARACTER_FILE).is_file():
+        raise FileNotFoundError(f"{source} has no character recognizer (characters/{CHARACTER_FILE} and meta 'characters')")
+    CharacterSettings(**settings)  # refuse settings the backend would refuse
+    if source.resolve() != model_dir.resolve():
+        if target.exists():
+            shutil.rmtree(target)
+        shutil.copytree(source / "characters", target)
+    return {"characters": settings}

@@ -199,7 +199,8 @@ def run_finetune(job: TwoStageFinetune) -> Path:
         version = f"{job.name}-{datetime.now(timezone.utc).strftime('%Y%m%d%H%M')}"
         export_two_stage(Path(job.stages["detector"]["weights"]), Path(job.stages["classifier"]["weights"]),
                          run / "model", detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz,
-                         version=version, train_command=job.command, data=str(job.data))
+                         version=version, train_command=job.command, data=str(job.data),
+                         characters_from=base if meta.get("characters") is not None else None)
         finish("model", str(run / "model"))
     return Path(job.stages["model"])
 

@@ -1,0 +1,179 @@
+"""The character recognizer's second opinion (vision.twostage.characters): when it is asked, how it re-weighs, and
+that it reads the characters of our drawn tile sets."""
+
+from __future__ import annotations
+
+import json
+import shutil
+
+import numpy as np
+import pytest
+
+from scoring.tiles import CLASS_NAMES
+from vision.twostage.characters import (
+    CHARACTER_CLASSES,
+    CHARACTERS,
+    CROP_SIZE,
+    CharacterReader,
+    CharacterSettings,
+    needs_reading,
+    views,
+    weigh,
+)
+from mjsnap.paths import MODELS_DIR
+
+SHIPPED = MODELS_DIR / "current"
+needs_recognizer = pytest.mark.skipif(not (SHIPPED / "characters" / "model.onnx").is_file(),
+                                      reason="the shipped model has no characters/ recognizer")
+
+
+def probs_of(**share: float) -> np.ndarray:
+    """One (1, 36) probability row from class name -> probability (the rest spread over `flower`)."""
+    row = np.zeros((1, len(CLASS_NAMES)), np.float32)
+    for name, p in share.items():
+        row[0, CLASS_NAMES.index(name)] = p
+    row[0, CLASS_NAMES.index("flower")] += 1 - row.sum()
+    return row
+
+
+def scores_of(**score: float) -> np.ndarray:
+    row = np.zeros((1, len(CHARACTERS)), np.float32)
+    for name, s in score.items():
+        row[0, list(CHARACTERS).index(name)] = s
+    return row
+
+
+@pytest.mark.parametrize(
+    ("probs", "asked"),
+    [
+        (probs_of(**{"2m": 0.95, "3m": 0.05}), False),  # sure: a familiar set costs nothing
+        (probs_of(**{"2m": 0.5, "3m": 0.45}), True),
+        (probs_of(**{"N": 0.4, "E": 0.35, "1p": 0.25}), True),
+        (probs_of(**{"1p": 0.5, "5p": 0.3, "E": 0.2}), False),  # likely dots, not a character
+        (probs_of(**{"P": 0.55, "back": 0.45}), False),
+    ],
+)
+def test_needs_reading(probs, asked):
+    assert needs_reading(probs, CharacterSettings()).tolist() == [asked]
+
+
+def test_weigh_reorders_characters_and_keeps_their_total():
+    probs = probs_of(**{"3m": 0.5, "2m": 0.3, "5p": 0.2})
+    weighed = weigh(probs, scores_of(**{"2m": 0.9, "3m": 0.05}), floor=0.02)
+    assert CLASS_NAMES[weighed.argmax()] == "2m"
+    assert weighed[0, CHARACTER_CLASSES].sum() == pytest.approx(0.8, abs=1e-6)
+    assert weighed[0, CLASS_NAMES.index("5p")] == pytest.approx(0.2)
+    assert weighed.sum() == pytest.approx(1.0, abs=1e-6)
+
+
+def test_weigh_without_any_reading_changes_nothing():
+    probs = probs_of(**{"3m": 0.5, "2m": 0.3, "5p": 0.2})
+    np.testing.assert_allclose(weigh(probs, scores_of(), floor=0.02), probs, atol=1e-6)
+
+
+def test_weigh_checks_the_score_shape():
+    with pytest.raises(ValueError, match="not"):
+        weigh(probs_of(**{"3m": 1.0}), np.zeros((1, 3), np.float32), floor=0.02)
+
+
+@pytest.mark.parametrize("settings", [{"gate": 0}, {"gate": 1.5}, {"kind_mass": -0.1}, {"floor": 0}])
+def test_settings_are_validated(settings):
+    with pytest.raises(ValueError, match="characters"):
+        CharacterSettings(**settings)
+
+
+def test_views_are_read_both_ways_up():
+    crop = np.zeros((CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    crop[:10] = 255  # a mark at the top shows at the bottom of the turned views
+    lines = views(crop)
+    assert len(lines) == 8 and all(line.ndim == 3 and line.shape[2] == 3 for line in lines)
+    assert lines[0][0].max() == 255 and lines[4][-1].max() == 255 and lines[4][0].max() == 0
+
+
+def test_reader_refuses_a_missing_model(tmp_path):
+    with pytest.raises(FileNotFoundError, match="character recognizer"):
+        CharacterReader(tmp_path)
+
+
+@needs_recognizer
+def test_reader_reads_the_characters_of_drawn_tile_sets():
+    """Faces of 8 drawn tile sets (typefaces and colours of vision.synth.drawn), 15 character tiles each."""
+    import cv2
+
+    from vision.synth.drawn import draw_face, scheme_pool
+
+    reader = CharacterReader(SHIPPED / "characters")
+    crops, truth = [], []
+    for scheme in scheme_pool()[::12]:
+        for kind in CHARACTER_CLASSES:
+            face = draw_face(int(kind), scheme)[..., :3]
+            pad_y, pad_x = int(0.06 * face.shape[0]), int(0.06 * face.shape[1])
+            framed = cv2.copyMakeBorder(face, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=(40, 90, 40))
+            crops.append(cv2.resize(framed, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA))
+            truth.append(kind)
+    scores = reader.scores(np.stack(crops))
+    assert scores.shape == (len(crops), len(CHARACTERS)) and 0 <= scores.min() and scores.max() <= 1
+    read = CHARACTER_CLASSES[scores.argmax(1)]
+    truth = np.array(truth)
+    honours = truth >= CLASS_NAMES.index("E")
+    # measured: all winds and dragons, and 4m-9m mostly; 一 二 三 are strokes a text reader confuses
+    assert (read[honours] == truth[honours]).mean() >= 0.9
+    assert (read == truth).mean() >= 0.7
+
+
+@needs_recognizer
+@pytest.mark.parametrize("gate", [0.8, 1.0])
+def test_backend_asks_only_about_unsure_characters(gate):
+    """The shipped model with and without its recognizer on one generated photo: the tiles it is not asked about read
+    exactly the same, and the asked ones move probability only among the 15 character classes."""
+    from dataclasses import replace
+
+    from vision.detector import TileDetector
+    from vision.imageio import LoadedImage
+    from vision.synth.scene import SynthOptions, make_sample
+
+    loaded = LoadedImage.from_array(make_sample(11, 0, SynthOptions()).image)
+    with_reader = TileDetector(SHIPPED).stages
+    without = TileDetector(SHIPPED, characters=False).stages
+    assert with_reader.characters is not None and without.characters is None
+    with_reader.characters = replace(with_reader.characters, gate=gate)
+    boxes, _ = without.find_tiles(loaded)
+    plain = without.classify(loaded.pixels, boxes)
+    second = with_reader.classify(loaded.pixels, boxes)
+    asked = needs_reading(plain, with_reader.characters)
+    assert asked.any() or gate < 1
+    np.testing.assert_array_equal(second[~asked], plain[~asked])
+    others = np.setdiff1d(np.arange(len(CLASS_NAMES)), CHARACTER_CLASSES)
+    np.testing.assert_allclose(second[:, others], plain[:, others], atol=1e-6)
+    np.testing.assert_allclose(second[:, CHARACTER_CLASSES].sum(1), plain[:, CHARACTER_CLASSES].sum(1), atol=1e-5)
+
+
+def test_export_carries_the_recognizer_over(tmp_path):
+    from vision.twostage.export import _carry_characters
+
+    source = tmp_path / "base"
+    (source / "characters").mkdir(parents=True)
+    (source / "characters" / "model.onnx").write_bytes(b"onnx")
+    (source / "meta.json").write_text(json.dumps({"characters": {"gate": 0.7}}))
+    target = tmp_path / "candidate"
+    target.mkdir()
+    assert _carry_characters(source, target) == {"characters": {"gate": 0.7}}
+    assert (target / "characters" / "model.onnx").read_bytes() == b"onnx"
+    assert _carry_characters(None, target) == {} and not (target / "characters").exists()
+    shutil.rmtree(source / "characters")
+    with pytest.raises(FileNotFoundError, match="no character recognizer"):
+        _carry_characters(source, target)
+
+
+@needs_recognizer
+def test_both_runtimes_read_alike():
+    crops = np.random.default_rng(0).integers(0, 255, (2, CROP_SIZE, CROP_SIZE, 3), dtype=np.uint8)
+    openvino = CharacterReader(SHIPPED / "characters", "openvino").scores(crops)
+    onnxruntime = CharacterReader(SHIPPED / "characters", "onnxruntime").scores(crops)
+    np.testing.assert_allclose(openvino, onnxruntime, atol=1e-3)
+
+
+@needs_recognizer
+def test_reader_refuses_an_unknown_runtime():
+    with pytest.raises(ValueError, match="tensorrt"):
+        CharacterReader(SHIPPED / "characters", "tensorrt")

@@ -1,0 +1,140 @@
+"""A second opinion on tiles whose face is a Chinese character, from a text recognizer that has read millions of lines.
+
+Our crop classifier learnt tile faces from a handful of tile sets, so a set whose 萬 numerals, winds or dragons are
+drawn in another hand is where it fails (2m read as 3m, N as E: benchmarks/unseen_sets.py). A general Chinese text
+recognizer has seen those characters in every typeface and handwriting, and no mahjong tile set at all. It reads:
+
+    1m-9m  the numeral above 萬: 一 二 三 四 五 六 七 八 九
+    E S W N C F  東/东 南 西 北 中 發/发
+
+The recognizer is PaddleOCR's PP-OCRv4 Chinese text-line model (Apache-2.0), as ONNX in a model directory's
+characters/ folder with its dictionary in the model's metadata (see that folder's NOTICE.md). It is consulted only on
+tiles the classifier is unsure of (best class under ``gate``) that are likely characters (at least ``kind_mass`` of
+their probability on the 15 character classes), so a familiar set costs nothing. Its score for each character
+re-weighs the classifier's probabilities among those 15 classes, and their total is kept: the recognizer decides
+which character, never whether the tile is a character.
+
+A tile lies either way up and the recognizer reads horizontal lines, so each crop is read both ways up, whole (the
+winds and dragons fill the face) and in three bands across its top (the numeral, above 萬); a character's score is
+its best per-position probability over the views.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from scoring.tiles import CLASS_NAMES
+
+CHARACTERS = {
+    **{f"{n}m": numeral for n, numeral in enumerate("一二三四五六七八九", start=1)},
+    "E": "東东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發发",
+}
+CHARACTER_CLASSES = np.array([CLASS_NAMES.index(name) for name in CHARACTERS])
+CROP_SIZE = 128  # the recognizer reads 48 px high lines; a numeral band of a 64 px crop is 17 px
+WHOLE_FACE = (0.03, 0.97)
+NUMERAL_BANDS = ((0.08, 0.35), (0.05, 0.40), (0.12, 0.36))
+COLUMNS = (0.08, 0.92)
+INPUT_HEIGHT, INPUT_WIDTH = 48, 64
+FILE = "model.onnx"
+RUNTIMES = ("openvino", "onnxruntime")
+
+
+@dataclass(frozen=True)
+class CharacterSettings:
+    """When the recognizer is asked and how much it weighs (meta.json "characters"; defaults measured in session 11)."""
+
+    gate: float = 0.8  # asked when the classifier's best class is under this
+    kind_mass: float = 0.3  # ... and at least this much of its probability is on the 15 character classes
+    floor: float = 0.02  # a character the recognizer does not see at all keeps this weight
+
+    def __post_init__(self) -> None:
+        if not 0 < self.gate <= 1 or not 0 <= self.kind_mass <= 1 or not 0 < self.floor <= 1:
+            raise ValueError(f"characters: gate in (0, 1], kind_mass in [0, 1], floor in (0, 1]; got {self}")
+
+
+def needs_reading(probs: np.ndarray, settings: CharacterSettings) -> np.ndarray:
+    """(N,) which tiles of (N, 36) probabilities the recognizer is asked about."""
+    probs = np.asarray(probs, np.float32)
+    if not len(probs):
+        return np.zeros(0, bool)
+    return (probs.max(1) < settings.gate) & (probs[:, CHARACTER_CLASSES].sum(1) >= settings.kind_mass)
+
+
+def weigh(probs: np.ndarray, scores: np.ndarray, floor: float) -> np.ndarray:
+    """(N, 36) probabilities with the 15 character classes re-weighed by the recognizer's (N, 15) scores."""
+    probs = np.array(probs, np.float32)
+    if scores.shape != (len(probs), len(CHARACTER_CLASSES)):
+        raise ValueError(f"scores {scores.shape} is not ({len(probs)}, {len(CHARACTER_CLASSES)})")
+    mass = probs[:, CHARACTER_CLASSES].sum(1, keepdims=True)
+    weighed = probs[:, CHARACTER_CLASSES] * (floor + np.clip(scores, 0, 1))
+    total = weighed.sum(1, keepdims=True)
+    shares = np.divide(weighed, total, out=np.zeros_like(weighed), where=total > 0)
+    probs[:, CHARACTER_CLASSES] = np.where(total > 0, shares * mass, probs[:, CHARACTER_CLASSES])
+    return probs
+
+
+def views(crop: np.ndarray) -> list[np.ndarray]:
+    """The lines the recognizer reads from one square upright crop: whole face and numeral bands, both ways up."""
+    size = crop.shape[0]
+    left, right = (int(round(f * size)) for f in COLUMNS)
+    lines = []
+    for turned in (crop, crop[::-1, ::-1]):
+        for top, bottom in (WHOLE_FACE, *NUMERAL_BANDS):
+            lines.append(np.ascontiguousarray(turned[int(round(top * size)) : int(round(bottom * size)), left:right]))
+    return lines
+
+
+class CharacterReader:
+    """The recognizer of a model directory's characters/ folder; ``scores`` of square crops for the 15 classes."""
+
+    def __init__(self, folder: Path, backend: str = "openvino", threads: int | None = None) -> None:
+        import onnxruntime as ort
+
+        path = Path(folder) / FILE
+        if not path.is_file():
+            raise FileNotFoundError(f"{path}: the character recognizer is missing")
+        if backend not in RUNTIMES:
+            raise ValueError(f"character recognizer backend {backend!r} is not one of {', '.join(RUNTIMES)}")
+        threads = threads or os.cpu_count() or 1
+        options = ort.SessionOptions()
+        options.intra_op_num_threads = threads
+        session = ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+        dictionary = session.get_modelmeta().custom_metadata_map.get("character")
+        if not dictionary:
+            raise ValueError(f"{path}: no 'character' dictionary in the model's metadata (a PP-OCR rec export has one)")
+        index = {char: i + 1 for i, char in enumerate(dictionary.splitlines())}  # 0 is CTC's blank
+        missing = [char for chars in CHARACTERS.values() for char in chars[:1] if char not in index]
+        if missing:
+            raise ValueError(f"{path}: its dictionary lacks {''.join(missing)}")
+        self._columns = [[index[c] for c in chars if c in index] for chars in CHARACTERS.values()]
+        self.backend = backend
+        if backend == "onnxruntime":
+            name = session.get_inputs()[0].name
+            self._run = lambda tensor: session.run(None, {name: tensor})[0]
+            return
+        import openvino as ov  # 0.8 ms a line against ONNX Runtime's 1.3 (session 11, 2 cores)
+
+        core = ov.Core()
+        model = core.read_model(str(path))
+        model.reshape({model.inputs[0]: ov.PartialShape([-1, 3, INPUT_HEIGHT, INPUT_WIDTH])})
+        compiled = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": threads,
+                                                     "INFERENCE_PRECISION_HINT": "f32"})
+        request, output = compiled.create_infer_request(), compiled.output(0)
+        self._run = lambda tensor: request.infer({0: tensor})[output]
+
+    def scores(self, crops: np.ndarray) -> np.ndarray:
+        """(N, 15) how surely each (N, S, S, 3) RGB crop shows each character, 0-1, in CHARACTERS order."""
+        import cv2
+
+        if not len(crops):
+            return np.zeros((0, len(CHARACTERS)), np.float32)
+        lines = [view for crop in crops for view in views(crop)]
+        batch = np.stack([cv2.resize(line, (INPUT_WIDTH, INPUT_HEIGHT), interpolation=cv2.INTER_AREA) for line in lines])
+        tensor = (batch.astype(np.float32) / 127.5 - 1).transpose(0, 3, 1, 2)  # PP-OCR's (x - 0.5) / 0.5
+        output = np.asarray(self._run(np.ascontiguousarray(tensor)), np.float32)
+        peaks = output.max(1).reshape(len(crops), -1, output.shape[-1]).max(1)  # best position, best view
+        return np.stack([peaks[:, columns].max(1) for columns in self._columns], 1)
