@@ -154,7 +154,7 @@ def markdown(result: dict) -> str:
         "A two-stage model's network time is split into its tile detector and its classifier on one batch of boxes "
         "(each box classified upright and turned 180 degrees when meta says half_turn_average: two batches of crops). "
         "With a character recognizer (meta \"characters\"), the last column but two is the time it takes to read one "
-        "tile (8 lines), paid only for each tile the classifier is unsure of that likely shows a character.",
+        "tile (6 lines), paid only for each tile the classifier is unsure of that likely shows a character.",
         "",
         "| backend | imgsz | network ms | tile detector ms | classifier, one batch of boxes ms | character reader, one tile ms | detect at imgsz ms | 12 MP JPEG end to end ms |",
         "|---|---|---|---|---|---|---|---|",

@@ -86,8 +86,8 @@ def test_views_are_read_both_ways_up():
     crop = np.zeros((CROP_SIZE, CROP_SIZE, 3), np.uint8)
     crop[:10] = 255  # a mark at the top shows at the bottom of the turned views
     lines = views(crop)
-    assert len(lines) == 8 and all(line.ndim == 3 and line.shape[2] == 3 for line in lines)
-    assert lines[0][0].max() == 255 and lines[4][-1].max() == 255 and lines[4][0].max() == 0
+    assert len(lines) == 6 and all(line.ndim == 3 and line.shape[2] == 3 for line in lines)
+    assert lines[0][0].max() == 255 and lines[3][-1].max() == 255 and lines[3][0].max() == 0
 
 
 def test_reader_refuses_a_missing_model(tmp_path):
@@ -177,3 +177,25 @@ def test_both_runtimes_read_alike():
 def test_reader_refuses_an_unknown_runtime():
     with pytest.raises(ValueError, match="tensorrt"):
         CharacterReader(SHIPPED / "characters", "tensorrt")
+
+
+@needs_recognizer
+def test_boxes_no_reading_can_keep_are_not_read():
+    """Given detector confidences, boxes whose character total cannot reach the cut are skipped: the detections
+    kept, their classes and confidences are the same as when every unsure box is read."""
+    from dataclasses import replace
+
+    from vision.detector import TileDetector
+    from vision.imageio import LoadedImage
+    from vision.synth.scene import SynthOptions, make_sample
+
+    loaded = LoadedImage.from_array(make_sample(12, 0, SynthOptions()).image)
+    stages = TileDetector(SHIPPED, conf=0.5).stages
+    stages.characters = replace(stages.characters, gate=1.0)
+    boxes, det_conf = stages.find_tiles(loaded)
+    every = stages.classify(loaded.pixels, boxes)
+    skipping = stages.classify(loaded.pixels, boxes, det_conf)
+    kept = det_conf * every.max(1) >= stages.conf
+    np.testing.assert_array_equal(kept, det_conf * skipping.max(1) >= stages.conf)
+    np.testing.assert_array_equal(skipping[kept].argmax(1), every[kept].argmax(1))
+    np.testing.assert_allclose(skipping[kept].max(1), every[kept].max(1), atol=1e-6)

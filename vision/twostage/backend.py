@@ -31,7 +31,7 @@ import numpy as np
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import LoadedImage
-from vision.twostage.characters import CROP_SIZE, CharacterReader, CharacterSettings, needs_reading, weigh
+from vision.twostage.characters import CHARACTER_CLASSES, CROP_SIZE, CharacterReader, CharacterSettings, needs_reading, weigh
 from vision.twostage.crops import cut_tile
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
@@ -117,8 +117,11 @@ class TwoStageNetworks:
         height, width = rgb.shape[:2]
         return np.clip(boxes, 0, [width, height, width, height]).astype(np.float32), confidence
 
-    def classify(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-        """(N, 36) class probabilities of the tiles in boxes (pixels of rgb)."""
+    def classify(self, rgb: np.ndarray, boxes: np.ndarray, detector_conf: np.ndarray | None = None) -> np.ndarray:
+        """(N, 36) class probabilities of the tiles in boxes (pixels of rgb).
+
+        With the boxes' detector confidences, the character recognizer is not asked about a box that no reading
+        can keep (detector confidence x the classifier's total on the character classes under ``conf``)."""
         if not len(boxes):
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
         crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, self.margin) for box in boxes])
@@ -130,6 +133,8 @@ class TwoStageNetworks:
         if self.characters is None:
             return probs
         asked = needs_reading(probs, self.characters)
+        if detector_conf is not None:
+            asked &= detector_conf * probs[:, CHARACTER_CLASSES].sum(1) >= self.conf
         if asked.any():
             sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[asked]])
             probs[asked] = weigh(probs[asked], self.reader.scores(sharp), self.characters.floor)
@@ -150,7 +155,7 @@ class TwoStageNetworks:
 
     def detect(self, loaded: LoadedImage) -> Detections:
         boxes, det_conf = self.find_tiles(loaded)
-        probs = self.classify(loaded.pixels, boxes)
+        probs = self.classify(loaded.pixels, boxes, det_conf)
         class_id = probs.argmax(1) if len(boxes) else np.zeros(0, np.int64)
         confidence = det_conf * probs[np.arange(len(boxes)), class_id]
         keep = confidence >= self.conf
