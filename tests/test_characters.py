@@ -14,6 +14,8 @@ from vision.twostage.characters import (
     CHARACTER_CLASSES,
     CHARACTERS,
     CROP_SIZE,
+    READ_CLASSES,
+    READINGS,
     CharacterReader,
     CharacterSettings,
     needs_reading,
@@ -37,9 +39,9 @@ def probs_of(**share: float) -> np.ndarray:
 
 
 def scores_of(**score: float) -> np.ndarray:
-    row = np.zeros((1, len(CHARACTERS)), np.float32)
+    row = np.zeros((1, len(READINGS)), np.float32)
     for name, s in score.items():
-        row[0, list(CHARACTERS).index(name)] = s
+        row[0, list(READINGS).index(name)] = s
     return row
 
 
@@ -61,9 +63,16 @@ def test_weigh_reorders_characters_and_keeps_their_total():
     probs = probs_of(**{"3m": 0.5, "2m": 0.3, "5p": 0.2})
     weighed = weigh(probs, scores_of(**{"2m": 0.9, "3m": 0.05}), floor=0.02)
     assert CLASS_NAMES[weighed.argmax()] == "2m"
-    assert weighed[0, CHARACTER_CLASSES].sum() == pytest.approx(0.8, abs=1e-6)
+    assert weighed[0, READ_CLASSES].sum() == pytest.approx(0.8, abs=1e-6)
     assert weighed[0, CLASS_NAMES.index("5p")] == pytest.approx(0.2)
     assert weighed.sum() == pytest.approx(1.0, abs=1e-6)
+
+
+def test_a_framed_white_dragon_read_as_a_frame_gets_its_name_back():
+    """A framed 白 reads as 回 or 口: it is re-weighed with the characters, but alone never asks the recognizer."""
+    probs = probs_of(**{"W": 0.5, "P": 0.3, "back": 0.2})
+    assert CLASS_NAMES[weigh(probs, scores_of(P=0.95, W=0.02), floor=0.02).argmax()] == "P"
+    assert not needs_reading(probs_of(**{"P": 0.6, "back": 0.4}), CharacterSettings()).any()
 
 
 def test_weigh_without_any_reading_changes_nothing():
@@ -112,8 +121,8 @@ def test_reader_reads_the_characters_of_drawn_tile_sets():
             crops.append(cv2.resize(framed, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA))
             truth.append(kind)
     scores = reader.scores(np.stack(crops))
-    assert scores.shape == (len(crops), len(CHARACTERS)) and 0 <= scores.min() and scores.max() <= 1
-    read = CHARACTER_CLASSES[scores.argmax(1)]
+    assert scores.shape == (len(crops), len(READINGS)) and 0 <= scores.min() and scores.max() <= 1
+    read = CHARACTER_CLASSES[scores[:, : len(CHARACTERS)].argmax(1)]
     truth = np.array(truth)
     honours = truth >= CLASS_NAMES.index("E")
     # measured: all winds and dragons, and 4m-9m mostly; 一 二 三 are strokes a text reader confuses
@@ -125,7 +134,7 @@ def test_reader_reads_the_characters_of_drawn_tile_sets():
 @pytest.mark.parametrize("gate", [0.8, 1.0])
 def test_backend_asks_only_about_unsure_characters(gate):
     """The shipped model with and without its recognizer on one generated photo: the tiles it is not asked about read
-    exactly the same, and the asked ones move probability only among the 15 character classes."""
+    exactly the same, and the asked ones move probability only among the 15 character classes and 白."""
     from dataclasses import replace
 
     from vision.detector import TileDetector
@@ -143,9 +152,9 @@ def test_backend_asks_only_about_unsure_characters(gate):
     asked = needs_reading(plain, with_reader.characters)
     assert asked.any() or gate < 1
     np.testing.assert_array_equal(second[~asked], plain[~asked])
-    others = np.setdiff1d(np.arange(len(CLASS_NAMES)), CHARACTER_CLASSES)
+    others = np.setdiff1d(np.arange(len(CLASS_NAMES)), READ_CLASSES)
     np.testing.assert_allclose(second[:, others], plain[:, others], atol=1e-6)
-    np.testing.assert_allclose(second[:, CHARACTER_CLASSES].sum(1), plain[:, CHARACTER_CLASSES].sum(1), atol=1e-5)
+    np.testing.assert_allclose(second[:, READ_CLASSES].sum(1), plain[:, READ_CLASSES].sum(1), atol=1e-5)
 
 
 def test_export_carries_the_recognizer_over(tmp_path):

@@ -13,12 +13,14 @@ from typer.testing import CliRunner
 
 from dataset_fixtures import photo
 from mjsnap.labels import LabelBox, LabelDataset
+from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 
 pytest.importorskip("ultralytics")
 runner = CliRunner()
 IMGSZ = 64
 CROP = 32
+SHIPPED = MODELS_DIR / "current"
 
 
 def invoke(*args, expected=(0, 1)):
@@ -133,7 +135,8 @@ def tiny_two_stage_base(out: Path, work: Path) -> Path:
     save_checkpoint(classifier, work / "classifier.pt", 0, {}, CROP)
     return export_two_stage(save_network(detector, work / "detector.pt", IMGSZ), work / "classifier.pt", out,
                             detector_imgsz=IMGSZ, classifier_imgsz=CROP, version="tiny-two-stage",
-                            train_command="test", data="none")
+                            train_command="test", data="none",
+                            characters_from=SHIPPED if (SHIPPED / "characters").is_dir() else None)
 
 
 @pytest.mark.slow
@@ -155,6 +158,10 @@ def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
     meta = json.loads((candidate / "meta.json").read_text())
     assert meta["design"] == "two_stage" and meta["detector"]["imgsz"] == IMGSZ and meta["classifier"]["imgsz"] == CROP
     assert "--base" in meta["train_command"]
+    # the character recognizer is not trained: the base's is carried over with its settings
+    base_meta = json.loads((base / "meta.json").read_text())
+    assert meta.get("characters") == base_meta.get("characters")
+    assert (candidate / "characters" / "model.onnx").is_file() == (base / "characters" / "model.onnx").is_file()
     detector_settings = json.loads((run / "detector" / "mjsnap_settings.json").read_text())
     assert detector_settings["pretrained"] == str((base / "detector" / "model.pt").resolve())
 

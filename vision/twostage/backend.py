@@ -31,7 +31,7 @@ import numpy as np
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import LoadedImage
-from vision.twostage.characters import CHARACTER_CLASSES, CROP_SIZE, CharacterReader, CharacterSettings, needs_reading, weigh
+from vision.twostage.characters import CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, needs_reading, weigh
 from vision.twostage.crops import cut_tile
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
@@ -134,7 +134,7 @@ class TwoStageNetworks:
             return probs
         asked = needs_reading(probs, self.characters)
         if detector_conf is not None:
-            asked &= detector_conf * probs[:, CHARACTER_CLASSES].sum(1) >= self.conf
+            asked &= detector_conf * probs[:, READ_CLASSES].sum(1) >= self.conf
         if asked.any():
             sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[asked]])
             probs[asked] = weigh(probs[asked], self.reader.scores(sharp), self.characters.floor)

@@ -6,13 +6,14 @@ recognizer has seen those characters in every typeface and handwriting, and no m
 
     1m-9m  the numeral above 萬: 一 二 三 四 五 六 七 八 九
     E S W N C F  東/东 南 西 北 中 發/发
+    P      a framed 白, whose frame it reads as 回 or 口 (a blank 白 reads as nothing)
 
 The recognizer is PaddleOCR's PP-OCRv4 Chinese text-line model (Apache-2.0), as ONNX in a model directory's
 characters/ folder with its dictionary in the model's metadata (see that folder's NOTICE.md). It is consulted only on
 tiles the classifier is unsure of (best class under ``gate``) that are likely characters (at least ``kind_mass`` of
-their probability on the 15 character classes), so a familiar set costs nothing. Its score for each character
-re-weighs the classifier's probabilities among those 15 classes, and their total is kept: the recognizer decides
-which character, never whether the tile is a character.
+their probability on the 15 character classes), so a familiar set costs nothing. Its score for each reading
+re-weighs the classifier's probabilities among those 16 classes, and their total is kept: the recognizer decides
+which character (or 白), never whether the tile is one.
 
 A tile lies either way up and the recognizer reads horizontal lines, so each crop is read both ways up, whole (the
 winds and dragons fill the face) and in two bands across its top (the numeral, above 萬): six lines. A character's
@@ -34,6 +35,10 @@ CHARACTERS = {
     "E": "東东", "S": "南", "W": "西", "N": "北", "C": "中", "F": "發发",
 }
 CHARACTER_CLASSES = np.array([CLASS_NAMES.index(name) for name in CHARACTERS])
+# A framed 白 reads as 回 or 口 (double or single frame), a blank one as nothing. So 白 is re-weighed with the
+# characters (a framed 白 the classifier took for 西 gets its name back) but does not make the recognizer be asked.
+READINGS = {**CHARACTERS, "P": "回口"}
+READ_CLASSES = np.array([CLASS_NAMES.index(name) for name in READINGS])
 CROP_SIZE = 128  # the recognizer reads 48 px high lines; a numeral band of a 64 px crop is 17 px
 WHOLE_FACE = (0.03, 0.97)
 # two bands: a third (0.12-0.36) read 0.1-0.2 points more tiles on the proxy for a third more time (session 11)
@@ -66,15 +71,15 @@ def needs_reading(probs: np.ndarray, settings: CharacterSettings) -> np.ndarray:
 
 
 def weigh(probs: np.ndarray, scores: np.ndarray, floor: float) -> np.ndarray:
-    """(N, 36) probabilities with the 15 character classes re-weighed by the recognizer's (N, 15) scores."""
+    """(N, 36) probabilities with the 16 classes of READINGS re-weighed by the recognizer's (N, 16) scores."""
     probs = np.array(probs, np.float32)
-    if scores.shape != (len(probs), len(CHARACTER_CLASSES)):
-        raise ValueError(f"scores {scores.shape} is not ({len(probs)}, {len(CHARACTER_CLASSES)})")
-    mass = probs[:, CHARACTER_CLASSES].sum(1, keepdims=True)
-    weighed = probs[:, CHARACTER_CLASSES] * (floor + np.clip(scores, 0, 1))
+    if scores.shape != (len(probs), len(READ_CLASSES)):
+        raise ValueError(f"scores {scores.shape} is not ({len(probs)}, {len(READ_CLASSES)})")
+    mass = probs[:, READ_CLASSES].sum(1, keepdims=True)
+    weighed = probs[:, READ_CLASSES] * (floor + np.clip(scores, 0, 1))
     total = weighed.sum(1, keepdims=True)
     shares = np.divide(weighed, total, out=np.zeros_like(weighed), where=total > 0)
-    probs[:, CHARACTER_CLASSES] = np.where(total > 0, shares * mass, probs[:, CHARACTER_CLASSES])
+    probs[:, READ_CLASSES] = np.where(total > 0, shares * mass, probs[:, READ_CLASSES])
     return probs
 
 
@@ -108,10 +113,10 @@ class CharacterReader:
         if not dictionary:
             raise ValueError(f"{path}: no 'character' dictionary in the model's metadata (a PP-OCR rec export has one)")
         index = {char: i + 1 for i, char in enumerate(dictionary.splitlines())}  # 0 is CTC's blank
-        missing = [char for chars in CHARACTERS.values() for char in chars[:1] if char not in index]
+        missing = [char for chars in READINGS.values() for char in chars[:1] if char not in index]
         if missing:
             raise ValueError(f"{path}: its dictionary lacks {''.join(missing)}")
-        self._columns = [[index[c] for c in chars if c in index] for chars in CHARACTERS.values()]
+        self._columns = [[index[c] for c in chars if c in index] for chars in READINGS.values()]
         self.backend = backend
         if backend == "onnxruntime":
             name = session.get_inputs()[0].name
@@ -128,11 +133,11 @@ class CharacterReader:
         self._run = lambda tensor: request.infer({0: tensor})[output]
 
     def scores(self, crops: np.ndarray) -> np.ndarray:
-        """(N, 15) how surely each (N, S, S, 3) RGB crop shows each character, 0-1, in CHARACTERS order."""
+        """(N, 16) how surely each (N, S, S, 3) RGB crop shows each reading, 0-1, in READINGS order."""
         import cv2
 
         if not len(crops):
-            return np.zeros((0, len(CHARACTERS)), np.float32)
+            return np.zeros((0, len(READINGS)), np.float32)
         lines = [view for crop in crops for view in views(crop)]
         batch = np.stack([cv2.resize(line, (INPUT_WIDTH, INPUT_HEIGHT), interpolation=cv2.INTER_AREA) for line in lines])
         tensor = (batch.astype(np.float32) / 127.5 - 1).transpose(0, 3, 1, 2)  # PP-OCR's (x - 0.5) / 0.5
