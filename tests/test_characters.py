@@ -208,3 +208,19 @@ def test_boxes_no_reading_can_keep_are_not_read():
     np.testing.assert_array_equal(kept, det_conf * skipping.max(1) >= stages.conf)
     np.testing.assert_array_equal(skipping[kept].argmax(1), every[kept].argmax(1))
     np.testing.assert_allclose(skipping[kept].max(1), every[kept].max(1), atol=1e-6)
+
+
+@needs_recognizer
+@pytest.mark.parametrize(("entry", "message"), [([0.8], "must be an object"), ({"gate": 2}, "gate in"),
+                                                ({"speed": 1}, "unexpected keyword")])
+def test_a_bad_characters_entry_in_meta_is_refused(tmp_path, entry, message):
+    from vision.detector import TileDetector
+
+    for part in ("detector", "classifier", "characters"):
+        (tmp_path / part).symlink_to((SHIPPED / part).resolve())
+    meta = json.loads((SHIPPED / "meta.json").read_text(encoding="utf-8"))
+    (tmp_path / "meta.json").write_text(json.dumps(meta | {"characters": entry}), encoding="utf-8")
+    with pytest.raises(ValueError, match=message):
+        TileDetector(tmp_path)
+    if isinstance(entry, dict):  # switched off, the settings are never read
+        assert TileDetector(tmp_path, characters=False).stages.characters is None

@@ -95,7 +95,7 @@ def views(crop: np.ndarray) -> list[np.ndarray]:
 
 
 class CharacterReader:
-    """The recognizer of a model directory's characters/ folder; ``scores`` of square crops for the 15 classes."""
+    """The recognizer of a model directory's characters/ folder; ``scores`` of square crops for the 16 READINGS."""
 
     def __init__(self, folder: Path, backend: str = "openvino", threads: int | None = None) -> None:
         import onnxruntime as ort

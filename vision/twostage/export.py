@@ -89,6 +89,7 @@ def export_two_stage(
     use_all_cores()
     model_dir = Path(model_dir)
     model_dir.mkdir(parents=True, exist_ok=True)
+    characters = _carry_characters(characters_from, model_dir)  # before the exports: a bad source fails fast
     meta = {
         "design": DESIGN,
         "version": version,
@@ -106,7 +107,7 @@ def export_two_stage(
             "half_turn_average": True,
             "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
         },
-        **_carry_characters(characters_from, model_dir),
+        **characters,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "train_command": train_command,
         "data": data,
@@ -128,7 +129,10 @@ def _carry_characters(source: Path | None, model_dir: Path) -> dict:
     settings = json.loads(meta_path.read_text(encoding="utf-8")).get("characters") if meta_path.is_file() else None
     if settings is None or not (source / "characters" / CHARACTER_FILE).is_file():
         raise FileNotFoundError(f"{source} has no character recognizer (characters/{CHARACTER_FILE} and meta 'characters')")
-    CharacterSettings(**settings)  # refuse settings the backend would refuse
+    try:
+        CharacterSettings(**settings)  # refuse settings the backend would refuse
+    except TypeError as exc:
+        raise ValueError(f"{meta_path}: characters: {exc}") from None
     if source.resolve() != model_dir.resolve():
         if target.exists():
             shutil.rmtree(target)
