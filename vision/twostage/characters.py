@@ -13,7 +13,7 @@ characters/ folder with its dictionary in the model's metadata (see that folder'
 tiles the classifier is unsure of (best class under ``gate``) that are likely characters (at least ``kind_mass`` of
 their probability on the 15 character classes), so a familiar set costs nothing. Its score for each reading
 re-weighs the classifier's probabilities among those 16 classes, and their total is kept: the recognizer decides
-which character (or 白), never whether the tile is one.
+which character (or 白) and moves no probability to or from the other classes.
 
 A tile lies either way up and the recognizer reads horizontal lines, so each crop is read both ways up, whole (the
 winds and dragons fill the face) and in two bands across its top (the numeral, above 萬): six lines. A character's
