@@ -19,7 +19,7 @@ import numpy as np
 
 from scoring.hand import HandError, Meld
 from scoring.shapes import ALL_SHAPES, is_complete
-from scoring.tiles import BACK, N_KINDS
+from scoring.tiles import BACK, N_KINDS, is_honor, rank_of
 
 # Chosen on the hold-out proxy (benchmarks/results/normalizer_unseen_*: whole hands of a tile set the classifier
 # never saw) and checked on the drawn sets: 0.02 / 3 options / 2 changes read 1-3 points fewer hands right there.
@@ -144,7 +144,7 @@ def cheapest_meld(probs: np.ndarray, classes: Sequence[int]) -> tuple[list[int],
     readings: list[list[int]] = []
     if n == 3:
         for first in range(N_KINDS):
-            if first < 27 and first % 9 <= 6:
+            if not is_honor(first) and rank_of(first) <= 7:  # a chow's lowest tile
                 readings += [list(p) for p in permutations((first, first + 1, first + 2))]
     readings += [[k if i in faces else BACK for i in range(n)] for k in range(N_KINDS)]
     best: tuple[list[int], float] | None = None
