@@ -12,6 +12,7 @@ from PIL import Image
 from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.tilefaces import render_face
+from vision.twostage.backend import FACE_FLOOR, SECOND_LOOK
 from vision.twostage.crops import (
     CropSettings,
     CropSource,
@@ -171,6 +172,7 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
     assert ("characters" in meta) == (SHIPPED / "characters").is_dir()  # carried over, and read below
     assert meta["design"] == "two_stage" and meta["classes"] == list(CLASS_NAMES)
     assert meta["classifier"]["half_turn_average"] is True
+    assert meta["classifier"]["face_floor"] == FACE_FLOOR and meta["classifier"]["second_look"] == SECOND_LOOK
     from ultralytics import YOLO
 
     names = YOLO(str(model_dir / "classifier" / "model.pt")).names  # classes.txt names, not the crop folders
@@ -229,6 +231,77 @@ def test_half_turn_average_averages_a_crop_with_its_180_degree_turn(half_turn_av
     probs = _networks_with_fake_classifier(half_turn_average).classify(rgb, boxes)
     assert probs.shape == (5, len(CLASS_NAMES))
     assert np.allclose(probs[:, :2], expected) and np.allclose(probs.sum(1), 1)
+
+
+@pytest.mark.parametrize(
+    ("face_floor", "kept", "confidence"),
+    [
+        (0.0, [0, 1], [0.9 * 0.9, 0.5 * 0.9]),  # the product alone: the doubted face of a clear tile is dropped
+        (0.35, [0, 1, 2], [0.9 * 0.9, 0.5 * 0.9, 0.9 * 0.35]),  # a clear tile stays, whatever its face
+    ],
+)
+def test_the_face_floor_keeps_a_clear_tile_whose_face_the_classifier_doubts(face_floor, kept, confidence):
+    from vision.imageio import LoadedImage
+    from vision.twostage.backend import TwoStageNetworks
+
+    boxes = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10], [60, 0, 70, 10]], np.float32)
+    det_conf = np.array([0.9, 0.5, 0.9, 0.5], np.float32)  # the last: neither tile nor face is clear
+    probs = np.full((4, len(CLASS_NAMES)), 0.01, np.float32)
+    probs[:2, 3], probs[2:, 7], probs[2:, 8] = 0.9, 0.25, 0.24  # the last two: face 7 or 8, the classifier can't say
+    networks = object.__new__(TwoStageNetworks)
+    networks.conf, networks.face_floor = 0.25, face_floor
+    networks.find_tiles = lambda loaded: (boxes, det_conf)
+    networks.classify_tiles = lambda rgb, found, found_conf: probs
+    dets = networks.detect(LoadedImage.from_array(np.zeros((20, 80, 3), np.uint8)))
+    np.testing.assert_allclose(dets.xyxy, boxes[kept])
+    np.testing.assert_allclose(dets.confidence, confidence, rtol=1e-5)
+    np.testing.assert_array_equal(dets.class_probs, probs[kept])  # the hand reader still sees how unsure a face is
+
+
+@pytest.mark.parametrize("face_floor", [-0.1, 1.0, "0.35", True])
+def test_a_bad_face_floor_in_meta_is_refused(face_floor):
+    from vision.twostage.backend import check_two_stage_meta
+
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "face_floor": face_floor}}
+    with pytest.raises(ValueError, match="face_floor"):
+        check_two_stage_meta(meta, Path("model"))
+
+
+@pytest.mark.parametrize(("below", "looks"), [(0.0, [0.06]), (1.0, [0.06, 0.0, 0.12])])
+def test_an_unsure_tile_is_looked_at_again_with_other_margins_and_the_looks_averaged(below, looks):
+    """The fake classifier gives class 0 the share of bright pixels in the crop: a bright tile on a dark table reads
+    brighter cut tight than cut wide, so each margin's look is told apart by its number."""
+    from vision.twostage.backend import TwoStageNetworks
+
+    def classifier(tensor: np.ndarray) -> np.ndarray:
+        bright = (tensor[:, 0] > 0.5).mean((1, 2))
+        probs = np.zeros((len(tensor), len(CLASS_NAMES)), np.float32)
+        probs[:, 0], probs[:, 1] = bright, 1 - bright
+        return probs
+
+    rgb = np.zeros((100, 100, 3), np.uint8)
+    rgb[20:70, 30:70] = 255
+    box = np.array([[30, 20, 70, 70]], np.float32)
+    networks = object.__new__(TwoStageNetworks)
+    networks.model_dir, networks.backend, networks.batch, networks.classifier_imgsz = Path("fake"), "fake", 4, 50
+    networks.margin, networks.half_turn_average, networks._classifier = 0.06, True, classifier
+    networks.second_look_below, networks.second_look_margins = below, (0.0, 0.12)
+    probs = networks.classify(rgb, box)
+    expected = np.mean([(cut_tile(rgb, box[0], 50, m)[..., 0] > 127).mean() for m in looks])
+    assert probs[0, 0] == pytest.approx(expected, abs=1e-6)
+    assert len(looks) == 1 or probs[0, 0] > (cut_tile(rgb, box[0], 50, 0.06)[..., 0] > 127).mean()  # the tight look counts
+
+
+@pytest.mark.parametrize(
+    "entry", [{"below": 0.9}, {"below": 1.5, "margins": [0.1]}, {"below": 0.9, "margins": 0.1},
+              {"below": 0.9, "margins": [0.1, -0.1]}, {"below": 0.9, "margins": [0.1], "every": True}]
+)
+def test_a_bad_second_look_in_meta_is_refused(entry):
+    from vision.twostage.backend import check_two_stage_meta
+
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "second_look": entry}}
+    with pytest.raises(ValueError, match="second_look"):
+        check_two_stage_meta(meta, Path("model"))
 
 
 def test_no_boxes_classify_to_an_empty_array():

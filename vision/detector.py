@@ -224,6 +224,8 @@ class TileDetector:
     region around them (vision.twostage.zoom), so a hand photographed from afar reads as well as a close one.
     ``characters`` (two-stage models with a characters/ folder): a tile the classifier is unsure of that likely shows a
     萬 numeral, wind or dragon is also read by a general Chinese text recognizer (vision.twostage.characters).
+    ``level`` (two-stage models): when the rows of tiles slant in the photo, the tiles are classified from a view of
+    the hand turned level (vision.twostage.deskew).
     """
 
     def __init__(
@@ -234,6 +236,7 @@ class TileDetector:
         iou: float = 0.5,
         zoom: bool = True,
         characters: bool = True,
+        level: bool = True,
     ) -> None:
         if not 0 <= conf < 1 or not 0 < iou <= 1:
             raise ValueError(f"conf must be in [0, 1) and iou in (0, 1], got conf={conf} iou={iou}")
@@ -245,7 +248,7 @@ class TileDetector:
         self.conf, self.iou = conf, iou
         self._two_stage = None
         if meta.get("design") == DESIGN:  # design (b): tile detector + crop classifier (vision.twostage)
-            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou, zoom, characters)
+            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou, zoom, characters, level)
             self.backend = self._two_stage.backend
             return
         self.backend = choose_backend(self.model_dir, backend)

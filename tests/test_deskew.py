@@ -1,0 +1,91 @@
+"""Slanted rows of tiles are classified from a view turned level (vision.twostage.deskew)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scoring.tiles import CLASS_NAMES
+from vision.twostage.deskew import MIN_TILES, MIN_TILT_DEG, level_view, match_boxes, row_tilt
+
+
+def _row(tilt_deg: float, n: int = 8, step: float = 30.0, start=(150.0, 150.0), half=(12.0, 16.0)) -> np.ndarray:
+    """Boxes (xyxy) of n tiles whose centres lie along a row at tilt_deg (positive: falling to the right)."""
+    t = np.radians(tilt_deg)
+    centres = np.array([[start[0] + i * step * np.cos(t), start[1] + i * step * np.sin(t)] for i in range(n)])
+    return np.hstack([centres - half, centres + half]).astype(np.float32)
+
+
+@pytest.mark.parametrize(("tilt", "expected"), [(0, 0), (4, 4), (30, 30), (-30, -30), (90, 0), (70, -20), (-60, 30)])
+def test_row_tilt_is_the_turn_to_the_nearest_image_axis(tilt, expected):
+    assert row_tilt(_row(tilt)) == pytest.approx(expected, abs=0.5)
+
+
+@pytest.mark.parametrize("tilt", [25, -40, 60])
+def test_a_slanted_row_runs_level_in_its_view_and_stays_whole(tilt):
+    rgb = np.zeros((600, 600, 3), np.uint8)
+    boxes = _row(tilt)
+    view = level_view(rgb, boxes)
+    assert view is not None and abs(view.tilt_deg) >= MIN_TILT_DEG
+    placed = view.place((boxes[:, :2] + boxes[:, 2:]) / 2)
+    assert np.ptp(placed[:, 1]) < 1.0 or np.ptp(placed[:, 0]) < 1.0  # one row, level (or upright: a quarter turn)
+    height, width = view.image.shape[:2]
+    assert np.all((placed >= 0) & (placed < [width, height]))  # every tile is in the view
+
+
+def test_a_level_row_or_too_few_tiles_get_no_view():
+    rgb = np.zeros((400, 400, 3), np.uint8)
+    assert level_view(rgb, _row(MIN_TILT_DEG / 2)) is None
+    assert level_view(rgb, _row(30, n=MIN_TILES - 1)) is None
+
+
+def test_the_view_shows_the_photo_turned():
+    """A bright mark beside the third tile of a slanted row lands beside that tile's centre in the level view."""
+    rgb = np.zeros((500, 500, 3), np.uint8)
+    boxes = _row(35)
+    x, y = ((boxes[2, :2] + boxes[2, 2:]) / 2).astype(int)
+    rgb[y - 2 : y + 3, x - 2 : x + 3] = 255
+    view = level_view(rgb, boxes)
+    px, py = view.place(np.array([[x, y]], np.float64))[0]
+    mark = np.argwhere(view.image[..., 0] > 128)
+    assert len(mark) and np.allclose(mark.mean(0), [py, px], atol=1.5)
+
+
+def test_boxes_match_the_nearest_level_box_close_enough():
+    level = np.array([[0, 0, 20, 30], [30, 0, 50, 30]], np.float32)
+    points = np.array([[11, 14], [38, 16], [80, 15], [25, 15]], np.float32)
+    np.testing.assert_array_equal(match_boxes(points, level), [0, 1, -1, -1])  # the last lies between two tiles
+    assert match_boxes(points, np.zeros((0, 4), np.float32)).tolist() == [-1] * 4
+    assert match_boxes(np.zeros((0, 2)), level).shape == (0,)
+
+
+def test_slanted_tiles_are_classified_from_their_level_boxes_and_the_rest_as_they_lie():
+    from vision.twostage.backend import TwoStageNetworks
+
+    rgb = np.zeros((600, 600, 3), np.uint8)
+    boxes = _row(30)
+    stray = np.array([[500, 40, 524, 72]], np.float32)  # a tile far from the row: no level box
+    found = np.concatenate([boxes, stray])
+    calls = []
+
+    networks = object.__new__(TwoStageNetworks)
+    networks.conf, networks.level = 0.25, True
+
+    def level_boxes(image, conf):  # the detector in the level view: the row's tiles, not the stray
+        view = level_view(rgb, found)
+        centres = view.place((boxes[:, :2] + boxes[:, 2:]) / 2)
+        return np.hstack([centres - [12, 16], centres + [12, 16]]).astype(np.float32), np.ones(len(boxes))
+
+    def classify(image, tile_boxes, detector_conf=None):
+        calls.append((image.shape, tile_boxes.copy()))
+        probs = np.zeros((len(tile_boxes), len(CLASS_NAMES)), np.float32)
+        probs[:, 0 if image.shape == rgb.shape else 1] = 1  # class 0: read as it lies; class 1: read level
+        return probs
+
+    networks._boxes, networks.classify = level_boxes, classify
+    probs = networks.classify_tiles(rgb, found, np.full(len(found), 0.9, np.float32))
+    assert probs.argmax(1).tolist() == [1] * len(boxes) + [0]
+    level_call = next(boxes_ for shape, boxes_ in calls if shape != rgb.shape)
+    np.testing.assert_allclose(level_call[:, 2:] - level_call[:, :2], np.tile([24, 32], (len(boxes), 1)), atol=1e-3)  # level boxes
+    networks.level = False
+    assert networks.classify_tiles(rgb, found, np.full(len(found), 0.9, np.float32)).argmax(1).tolist() == [0] * len(found)
