@@ -1,11 +1,11 @@
 """What each of the two-stage reading steps added in 0.12.0 does, step by step, on the same photos in one run.
 
 The steps (vision.twostage.backend): the face floor (a tile the detector is sure of is kept when the classifier doubts
-its face), the second look (an unsure tile classified again from crops cut closer and wider) and the level view (the
+its face), the extra looks (an unsure tile classified again from crops cut closer and wider) and the level view (the
 tiles of slanted rows classified from a view turned level, vision.twostage.deskew). Each photo is detected with the
 steps switched on one after another, at the product's confidence; reported per configuration: tile accuracy and tile
 errors (vision.evaluate's matching: missed, misread, extra), photos read without a tile error, and the median and p90
-detect() time. The model's meta gives the floor and the second look; "none" switches all three off (as 0.11.0 read).
+detect() time. The model's meta gives the floor and the extra looks; "none" switches all three off (as 0.11.0 read).
 
     .venv/bin/python benchmarks/reading_steps.py --model work/model_0.12.0 --data datasets/cmd.yaml \
         [--model work/model_fold_gleitz_floor --data work/synth_gleitz/data.yaml] [--limit 120] [--out NAME]
@@ -33,7 +33,7 @@ from vision.detector import TileDetector  # noqa: E402
 from vision.evaluate import Prediction, evaluate, labelled_images  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
 
-STEPS = ("none", "+ face floor", "+ second look", "+ level view")
+STEPS = ("none", "+ face floor", "+ extra looks", "+ level view")
 
 
 def configured(model: Path, steps: int) -> TileDetector:
@@ -45,7 +45,7 @@ def configured(model: Path, steps: int) -> TileDetector:
     if steps < 1:
         stages.face_floor = 0.0
     if steps < 2:
-        stages.second_look_below, stages.second_look_margins = 0.0, ()
+        stages.extra_looks_below, stages.extra_looks_margins = 0.0, ()
     return detector
 
 
@@ -74,7 +74,7 @@ def measure(model: Path, data: Path, limit: int | None) -> dict:
     return {
         "model": str(model), "data": str(data), "photos": len(images), "version": detectors[STEPS[-1]].version,
         "backend": detectors[STEPS[-1]].backend, "face_floor": stages.face_floor,
-        "second_look": {"below": stages.second_look_below, "margins": list(stages.second_look_margins)},
+        "extra_looks": {"below": stages.extra_looks_below, "margins": list(stages.extra_looks_margins)},
         "rows": rows,
     }
 
@@ -86,14 +86,14 @@ def markdown(result: dict) -> str:
         f"{result['cpu_count']} CPU cores, load average before/after {result['load_average_before_after']}. Each photo "
         "detected with the reading steps switched on one after another, in one run (`benchmarks/reading_steps.py`), "
         "at the product's confidence. *none*: as 0.11.0 read; *face floor*: a tile the detector is sure of stays when "
-        "the classifier doubts its face; *second look*: an unsure tile classified again from crops cut closer and "
+        "the classifier doubts its face; *extra looks*: an unsure tile classified again from crops cut closer and "
         "wider; *level view*: tiles of slanted rows classified from a view turned level.",
         "",
     ]
     for entry in result["results"]:
         lines += [
             f"## {entry['data']} ({entry['photos']} photos), {entry['model']} (version {entry['version']}, "
-            f"{entry['backend']}; face floor {entry['face_floor']}, second look {entry['second_look']})",
+            f"{entry['backend']}; face floor {entry['face_floor']}, extra looks {entry['extra_looks']})",
             "",
             "| steps | tile accuracy | tile errors | missed | misread | extra | photos without an error | detect ms median | p90 |",
             "|---|---:|---:|---:|---:|---:|---:|---:|---:|",

@@ -12,7 +12,7 @@ from PIL import Image
 from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.tilefaces import render_face
-from vision.twostage.backend import FACE_FLOOR, SECOND_LOOK
+from vision.twostage.backend import FACE_FLOOR, EXTRA_LOOKS
 from vision.twostage.crops import (
     CropSettings,
     CropSource,
@@ -172,7 +172,7 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
     assert ("characters" in meta) == (SHIPPED / "characters").is_dir()  # carried over, and read below
     assert meta["design"] == "two_stage" and meta["classes"] == list(CLASS_NAMES)
     assert meta["classifier"]["half_turn_average"] is True
-    assert meta["classifier"]["face_floor"] == FACE_FLOOR and meta["classifier"]["second_look"] == SECOND_LOOK
+    assert meta["classifier"]["face_floor"] == FACE_FLOOR and meta["classifier"]["extra_looks"] == EXTRA_LOOKS
     from ultralytics import YOLO
 
     names = YOLO(str(model_dir / "classifier" / "model.pt")).names  # classes.txt names, not the crop folders
@@ -285,7 +285,7 @@ def test_an_unsure_tile_is_looked_at_again_with_other_margins_and_the_looks_aver
     networks = object.__new__(TwoStageNetworks)
     networks.model_dir, networks.backend, networks.batch, networks.classifier_imgsz = Path("fake"), "fake", 4, 50
     networks.margin, networks.half_turn_average, networks._classifier = 0.06, True, classifier
-    networks.second_look_below, networks.second_look_margins = below, (0.0, 0.12)
+    networks.extra_looks_below, networks.extra_looks_margins = below, (0.0, 0.12)
     probs = networks.classify(rgb, box)
     expected = np.mean([(cut_tile(rgb, box[0], 50, m)[..., 0] > 127).mean() for m in looks])
     assert probs[0, 0] == pytest.approx(expected, abs=1e-6)
@@ -296,11 +296,11 @@ def test_an_unsure_tile_is_looked_at_again_with_other_margins_and_the_looks_aver
     "entry", [{"below": 0.9}, {"below": 1.5, "margins": [0.1]}, {"below": 0.9, "margins": 0.1},
               {"below": 0.9, "margins": [0.1, -0.1]}, {"below": 0.9, "margins": [0.1], "every": True}]
 )
-def test_a_bad_second_look_in_meta_is_refused(entry):
+def test_a_bad_extra_looks_in_meta_is_refused(entry):
     from vision.twostage.backend import check_two_stage_meta
 
-    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "second_look": entry}}
-    with pytest.raises(ValueError, match="second_look"):
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "extra_looks": entry}}
+    with pytest.raises(ValueError, match="extra_looks"):
         check_two_stage_meta(meta, Path("model"))
 
 

@@ -5,7 +5,7 @@ one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.det
 
     meta.json   {"design": "two_stage", "classes": [36], "imgsz": <detector imgsz>,
                  "detector": {"imgsz", "files"},
-                 "classifier": {"imgsz", "batch", "margin", "half_turn_average", "face_floor", "second_look", "files"},
+                 "classifier": {"imgsz", "batch", "margin", "half_turn_average", "face_floor", "extra_looks", "files"},
                  ...}
     detector/   1-class YOLO11n (output (1, 5, anchors))
     classifier/ yolo11n-cls over the 36 classes (output (batch, 36) probabilities)
@@ -15,7 +15,7 @@ the two probability vectors are averaged: the classifier learnt both ways up (ti
 the average reads more tiles right on cmd val (0.5.0: 96.1 -> 96.3 %, tile errors 386 -> 350) for one more
 classifier batch per 16 tiles.
 
-With classifier.second_look (since 0.12.0: {"below": 0.9, "margins": [0.0, 0.12]}), a tile whose best class is
+With classifier.extra_looks (since 0.12.0: {"below": 0.9, "margins": [0.0, 0.12]}), a tile whose best class is
 under "below" is classified again from crops cut with each of "margins" (the box's context, as a fraction of its
 size; the first look uses "margin"), and the looks are averaged: a tile set the classifier has not learnt reads
 better seen a little closer and a little wider (hold-out proxy, tile errors 1,061 -> 1,010 gleitz, 1,082 -> 1,036
@@ -55,10 +55,10 @@ from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 DESIGN = "two_stage"
 STAGES = ("detector", "classifier")
 MAX_CROPS = 100  # a photo of one hand with melds and discards holds far fewer tiles
-# What exports write (see above). face_floor 0.3-0.45 all did about as well; second looks at margins 0.03 and 0.10
+# What exports write (see above). face_floor 0.3-0.45 all did about as well; extra looks at margins 0.03 and 0.10
 # gained less, two more looks for every tile (0.0, 0.06, 0.12) about the same at about twice the cost.
 FACE_FLOOR = 0.35
-SECOND_LOOK = {"below": 0.9, "margins": [0.0, 0.12]}
+EXTRA_LOOKS = {"below": 0.9, "margins": [0.0, 0.12]}
 
 
 def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
@@ -71,18 +71,18 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     floor = meta["classifier"].get("face_floor", 0.0)
     if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor < 1:
         raise ValueError(f"{model_dir}/meta.json: classifier.face_floor must be a number in [0, 1), not {floor!r}")
-    second_look = meta["classifier"].get("second_look")
-    if second_look is not None and not _is_second_look(second_look):
+    extra_looks = meta["classifier"].get("extra_looks")
+    if extra_looks is not None and not _is_extra_looks(extra_looks):
         raise ValueError(
-            f"{model_dir}/meta.json: classifier.second_look must be {{\"below\": a number in [0, 1], "
-            f"\"margins\": a list of numbers in [0, 0.5]}}, not {second_look!r}"
+            f"{model_dir}/meta.json: classifier.extra_looks must be {{\"below\": a number in [0, 1], "
+            f"\"margins\": a list of numbers in [0, 0.5]}}, not {extra_looks!r}"
         )
     characters = meta.get("characters")
     if characters is not None and not isinstance(characters, dict):
         raise ValueError(f"{model_dir}/meta.json: 'characters' must be an object (gate, kind_mass, floor)")
 
 
-def _is_second_look(entry) -> bool:
+def _is_extra_looks(entry) -> bool:
     def number(value, high: float) -> bool:
         return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= high
 
@@ -100,7 +100,7 @@ class TwoStageNetworks:
 
     characters: CharacterSettings | None = None  # the character recognizer's settings, when it is used
     face_floor = 0.0  # models before 0.12.0: a detection's confidence is the plain product
-    second_look_below, second_look_margins = 0.0, ()  # ... and each tile is looked at once
+    extra_looks_below, extra_looks_margins = 0.0, ()  # ... and each tile is looked at once
 
     def __init__(
         self,
@@ -124,8 +124,8 @@ class TwoStageNetworks:
         self.margin = float(meta["classifier"].get("margin", 0.06))
         self.half_turn_average = bool(meta["classifier"].get("half_turn_average", False))
         self.face_floor = float(meta["classifier"].get("face_floor", 0.0))
-        second_look = meta["classifier"].get("second_look") or {"below": 0.0, "margins": []}
-        self.second_look_below, self.second_look_margins = float(second_look["below"]), tuple(second_look["margins"])
+        extra_looks = meta["classifier"].get("extra_looks") or {"below": 0.0, "margins": []}
+        self.extra_looks_below, self.extra_looks_margins = float(extra_looks["below"]), tuple(extra_looks["margins"])
         self.conf, self.iou, self.zoom, self.level = conf, iou, zoom, level
         self._detector = _LOADERS[self.backend](self.model_dir / "detector")
         self._classifier = _LOADERS[self.backend](self.model_dir / "classifier")
@@ -182,10 +182,10 @@ class TwoStageNetworks:
         if not len(boxes):
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
         probs = self._look(rgb, boxes, (self.margin,))
-        unsure = probs.max(1) < self.second_look_below
-        if self.second_look_margins and unsure.any():
-            again = self._look(rgb, boxes[unsure], self.second_look_margins)
-            looks = 1 + len(self.second_look_margins)
+        unsure = probs.max(1) < self.extra_looks_below
+        if self.extra_looks_margins and unsure.any():
+            again = self._look(rgb, boxes[unsure], self.extra_looks_margins)
+            looks = 1 + len(self.extra_looks_margins)
             probs[unsure] = (probs[unsure] + (looks - 1) * again) / looks
         if self.characters is None:
             return probs

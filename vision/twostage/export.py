@@ -14,7 +14,7 @@ from typing import Any
 
 from scoring.tiles import CLASS_NAMES
 from vision.train import configure_offline, use_all_cores
-from vision.twostage.backend import DESIGN, FACE_FLOOR, SECOND_LOOK
+from vision.twostage.backend import DESIGN, FACE_FLOOR, EXTRA_LOOKS
 from vision.twostage.characters import FILE as CHARACTER_FILE
 from vision.twostage.characters import CharacterSettings
 from vision.twostage.crops import MARGIN, class_folder
@@ -106,7 +106,7 @@ def export_two_stage(
             # its crops were cut both ways up (crops.py), so averaging the 180-degree turn is sound (backend.py)
             "half_turn_average": True,
             "face_floor": FACE_FLOOR,
-            "second_look": SECOND_LOOK,
+            "extra_looks": EXTRA_LOOKS,
             "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
         },
         **characters,
