@@ -131,6 +131,35 @@ def test_identical_weights_are_stored_once(tmp_path):
     assert registry.load(tmp_path).version("v1").path == "versions/v1"
 
 
+@pytest.mark.parametrize("change", ["meta", "characters"])
+def test_versions_with_the_same_weights_that_read_differently_are_kept_apart(tmp_path, change):
+    """0.11.0 kept 0.10.0's networks and added characters/; 0.12.0 kept them and added reading settings to meta.json.
+    Rolling back to such a version must bring back its settings and files, not another version's with its weights."""
+    models = tmp_path / "models"
+    model_dir(models / "current", "v1", b"", detector=b"det-1", classifier=b"cls-1")
+    changed = model_dir(tmp_path / "c2", "v2", b"", detector=b"det-1", classifier=b"cls-1")
+    if change == "meta":
+        meta = json.loads((changed / "meta.json").read_text())
+        (changed / "meta.json").write_text(json.dumps(meta | {"reading": {"face_floor": 0.35}}))
+    else:
+        (changed / "characters").mkdir()
+        (changed / "characters" / "model.onnx").write_bytes(b"recognizer")
+    registry.install(models, registry.load(models), changed, "v2", data=None, command="", metrics={})
+    registry.install(models, registry.load(models), model_dir(tmp_path / "c3", "v3", b"", detector=b"det-1",
+                     classifier=b"cls-1"), "v3", data=None, command="", metrics={})
+    assert registry.load(models).version("v2").path == "versions/v2"  # not v1's copy, which has the same weights
+    assert registry.rollback(models).id == "v2"
+    assert registry.reading_digest(models / "current") == registry.reading_digest(changed)
+
+
+def test_the_reading_digest_ignores_what_promote_rewrites(tmp_path):
+    a = model_dir(tmp_path / "a", "v1", b"", detector=b"det-1", classifier=b"cls-1")
+    b = model_dir(tmp_path / "b", "v2", b"", detector=b"det-1", classifier=b"cls-1")
+    meta = json.loads((b / "meta.json").read_text())
+    (b / "meta.json").write_text(json.dumps(meta | {"metrics": {"val": {"map50": 0.9}}, "created": "2026-12-04"}))
+    assert registry.reading_digest(a) == registry.reading_digest(b)
+
+
 def test_a_model_exported_outside_the_registry_becomes_a_new_version(tmp_path):
     model_dir(tmp_path / "current", "v1", b"weights-1")
     registry.save(registry.load(tmp_path), tmp_path)

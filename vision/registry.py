@@ -95,6 +95,24 @@ def weights_digest(model_dir: Path) -> str:
     return digest.hexdigest()
 
 
+DESCRIPTIVE_META = ("version", "created", "train_command", "data", "metrics")  # what promote rewrites
+
+
+def reading_digest(model_dir: Path) -> str:
+    """sha256 of all that decides how a model directory reads a photo: its networks (weights_digest), its other
+    files beside them (the character recognizer in characters/) and meta.json less its descriptive fields. Equal
+    weights can read differently: 0.11.0 added characters/ to 0.10.0's networks, 0.12.0 reading settings to meta."""
+    model_dir = Path(model_dir)
+    digest = hashlib.sha256(weights_digest(model_dir).encode())
+    settings = {key: value for key, value in read_meta(model_dir).items() if key not in DESCRIPTIVE_META}
+    digest.update(json.dumps(settings, sort_keys=True).encode())
+    extras = model_dir / "characters"
+    for path in sorted(extras.rglob("*")) if extras.is_dir() else []:
+        if path.is_file():
+            digest.update(path.relative_to(model_dir).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def read_meta(model_dir: Path) -> dict:
     return json.loads((Path(model_dir) / "meta.json").read_text(encoding="utf-8"))
 
@@ -183,12 +201,13 @@ def decide(candidate: float, current: float | None, metric: str = DEFAULT_METRIC
 
 
 def _store(models_dir: Path, registry: Registry, entry: ModelVersion) -> None:
-    """Make sure ``entry`` (now in ``current``) has its own copy under versions/, reusing an identical one."""
+    """Make sure ``entry`` (now in ``current``) has its own copy under versions/, reusing one that reads the same."""
     if entry.path != CURRENT:
         return
     for other in registry.versions:
         if other is not entry and other.path != CURRENT and other.sha256 == entry.sha256 \
-                and (models_dir / other.path).is_dir():
+                and (models_dir / other.path / "meta.json").is_file() \
+                and reading_digest(models_dir / other.path) == reading_digest(models_dir / CURRENT):
             entry.path = other.path
             return
     target = models_dir / VERSIONS / entry.id
