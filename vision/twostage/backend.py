@@ -181,10 +181,10 @@ class TwoStageNetworks:
         under ``conf``)."""
         if not len(boxes):
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
-        probs = self._look(rgb, boxes, (self.margin,))
+        probs = self.look(rgb, boxes, (self.margin,))
         unsure = probs.max(1) < self.extra_looks_below
         if self.extra_looks_margins and unsure.any():
-            again = self._look(rgb, boxes[unsure], self.extra_looks_margins)
+            again = self.look(rgb, boxes[unsure], self.extra_looks_margins)
             looks = 1 + len(self.extra_looks_margins)
             probs[unsure] = (probs[unsure] + (looks - 1) * again) / looks
         if self.characters is None:
@@ -212,7 +212,7 @@ class TwoStageNetworks:
         probs[~levelled] = self.classify(rgb, boxes[~levelled], detector_conf[~levelled])
         return probs
 
-    def _look(self, rgb: np.ndarray, boxes: np.ndarray, margins: tuple[float, ...]) -> np.ndarray:
+    def look(self, rgb: np.ndarray, boxes: np.ndarray, margins: tuple[float, ...]) -> np.ndarray:
         """(N, 36) probabilities averaged over crops cut with each margin (and each turned 180 degrees when
         half_turn_average), all classified in one run of batches."""
         crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, margin) for margin in margins for box in boxes])
