@@ -69,7 +69,7 @@ def test_slanted_tiles_are_classified_from_their_level_boxes_and_the_rest_as_the
     calls = []
 
     networks = object.__new__(TwoStageNetworks)
-    networks.conf, networks.level = 0.25, True
+    networks.conf, networks.level, networks.detector_imgsz = 0.25, True, 480
 
     def level_boxes(image, conf):  # the detector in the level view: the row's tiles, not the stray
         view = level_view(rgb, found)
@@ -89,3 +89,15 @@ def test_slanted_tiles_are_classified_from_their_level_boxes_and_the_rest_as_the
     np.testing.assert_allclose(level_call[:, 2:] - level_call[:, :2], np.tile([24, 32], (len(boxes), 1)), atol=1e-3)  # level boxes
     networks.level = False
     assert networks.classify_tiles(rgb, found, np.full(len(found), 0.9, np.float32)).argmax(1).tolist() == [0] * len(found)
+
+
+def test_the_view_is_cut_to_the_turned_row_but_not_below_the_detectors_tile_sizes():
+    """A row slanting 40 degrees across a large photo: the view holds the row and a margin, not the turned region
+    around it, and is at least as large as a tile of 32 px (the boxes' longer side) shown at 64 of 480 network px."""
+    rgb = np.zeros((2000, 2000, 3), np.uint8)
+    boxes = _row(40, start=(500.0, 500.0))
+    view = level_view(rgb, boxes, network_size=480)
+    height, width = view.image.shape[:2]
+    assert min(height, width) >= 32 * 480 / 64 and max(height, width) < 400
+    placed = view.place((boxes[:, :2] + boxes[:, 2:]) / 2)
+    assert np.all((placed >= 32) & (placed < [width - 32, height - 32]))  # a margin on every side

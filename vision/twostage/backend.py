@@ -201,7 +201,7 @@ class TwoStageNetworks:
         """(N, 36) class probabilities of the tiles found in rgb; with ``level``, the tiles of rows that slant are
         classified from a view turned level (vision.twostage.deskew), each from the box the detector gives it there.
         A tile with no box in that view is classified as it lies."""
-        view = level_view(rgb, boxes[detector_conf >= ZOOM_CONF]) if self.level else None
+        view = level_view(rgb, boxes[detector_conf >= ZOOM_CONF], self.detector_imgsz) if self.level else None
         if view is None:
             return self.classify(rgb, boxes, detector_conf)
         level_boxes, _ = self._boxes(view.image, self.conf)

@@ -16,10 +16,11 @@ import cv2
 import numpy as np
 
 from vision.normalize.geometry import row_directions
+from vision.twostage.zoom import ZOOM_TILE_PX
 
 MIN_TILT_DEG = 8.0  # rows closer than this to an image axis are read as they are
 MIN_TILES = 5  # fewer boxes do not give a row direction worth turning the photo for
-MARGIN_TILES = 1.0  # the turned region reaches this many tile lengths beyond the outermost boxes
+MARGIN_TILES = 1.0  # the view reaches this many tile lengths beyond the outermost boxes
 MATCH_FRACTION = 0.5  # a level box is a tile's when their centres are within this part of its shorter side
 
 
@@ -44,27 +45,28 @@ def row_tilt(boxes: np.ndarray) -> float:
     return direction - 90.0 * round(direction / 90.0)
 
 
-def level_view(rgb: np.ndarray, boxes: np.ndarray) -> LevelView | None:
+def level_view(rgb: np.ndarray, boxes: np.ndarray, network_size: int = 480) -> LevelView | None:
     """The level view of the tiles in ``boxes`` (xyxy, pixels of rgb), or None when their rows are level enough or
-    there are too few of them to tell."""
+    there are too few of them to tell.
+
+    The view is cut to the turned tiles and a margin, so the detector (input ``network_size``) sees them as large as
+    the row allows: a slanted row's axis-aligned region, turned, is mostly table. It is not cut so small that tiles
+    would grow past the sizes the detector learnt (vision.twostage.zoom's ZOOM_TILE_PX)."""
     if len(boxes) < MIN_TILES:
         return None
     tilt = row_tilt(boxes)
     if abs(tilt) < MIN_TILT_DEG:
         return None
-    height, width = rgb.shape[:2]
-    margin = MARGIN_TILES * float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
-    x1, y1 = int(max(0.0, boxes[:, 0].min() - margin)), int(max(0.0, boxes[:, 1].min() - margin))
-    x2, y2 = int(min(width, np.ceil(boxes[:, 2].max() + margin))), int(min(height, np.ceil(boxes[:, 3].max() + margin)))
-    region = rgb[y1:y2, x1:x2]
-    w, h = x2 - x1, y2 - y1
-    turn = cv2.getRotationMatrix2D((w / 2, h / 2), tilt, 1.0)
-    cos, sin = abs(turn[0, 0]), abs(turn[0, 1])
-    size = (int(np.ceil(w * cos + h * sin)), int(np.ceil(w * sin + h * cos)))  # the whole region stays in view
-    turn[:, 2] += np.array(size) / 2 - np.array([w, h]) / 2
-    image = cv2.warpAffine(region, turn, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    forward = turn @ np.array([[1.0, 0.0, -x1], [0.0, 1.0, -y1], [0.0, 0.0, 1.0]])
-    return LevelView(image, forward, tilt)
+    tile = float(np.median(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+    turn = cv2.getRotationMatrix2D((0.0, 0.0), tilt, 1.0)  # about the origin; shifted into view below
+    corners = np.concatenate([boxes[:, [0, 1]], boxes[:, [2, 1]], boxes[:, [0, 3]], boxes[:, [2, 3]]])
+    placed = corners @ turn[:, :2].T
+    centre = (placed.min(0) + placed.max(0)) / 2
+    half = np.maximum((placed.max(0) - placed.min(0)) / 2 + MARGIN_TILES * tile, tile * network_size / ZOOM_TILE_PX / 2)
+    size = np.ceil(2 * half).astype(int)
+    turn[:, 2] = half - centre
+    image = cv2.warpAffine(rgb, turn, (int(size[0]), int(size[1])), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return LevelView(image, turn, tilt)
 
 
 def match_boxes(points: np.ndarray, level_boxes: np.ndarray) -> np.ndarray:
