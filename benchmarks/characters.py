@@ -30,7 +30,6 @@ sys.path.insert(0, str(REPO))
 from vision.detector import TileDetector  # noqa: E402
 from vision.evaluate import Prediction, evaluate, labelled_images  # noqa: E402
 from vision.imageio import read_image  # noqa: E402
-from vision.twostage.characters import READ_CLASSES, needs_reading  # noqa: E402
 
 
 def measure(model: Path, data: Path, limit: int | None) -> dict:
@@ -51,8 +50,7 @@ def measure(model: Path, data: Path, limit: int | None) -> dict:
             predictions[name][image.path] = Prediction(detections.xyxy, detections.confidence, detections.class_id)
         boxes, det_conf = stages.find_tiles(loaded)
         plain = without.stages.classify(loaded.pixels, boxes)
-        reachable = det_conf * np.maximum(plain[:, READ_CLASSES].sum(1), stages.face_floor) >= stages.conf  # as classify
-        asked.append(int((needs_reading(plain, stages.characters) & reachable).sum()))
+        asked.append(int(stages.asks_reader(plain, det_conf).sum()))
         detected.append(len(predictions["without"][image.path].class_id))
     reports = {name: evaluate(lambda path, name=name: predictions[name][path], images, stages.conf, str(model), str(data))
                for name in times}

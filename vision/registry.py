@@ -204,12 +204,14 @@ def _store(models_dir: Path, registry: Registry, entry: ModelVersion) -> None:
     """Make sure ``entry`` (now in ``current``) has its own copy under versions/, reusing one that reads the same."""
     if entry.path != CURRENT:
         return
-    for other in registry.versions:
-        if other is not entry and other.path != CURRENT and other.sha256 == entry.sha256 \
-                and (models_dir / other.path / "meta.json").is_file() \
-                and reading_digest(models_dir / other.path) == reading_digest(models_dir / CURRENT):
-            entry.path = other.path
-            return
+    same_weights = [other for other in registry.versions if other is not entry and other.path != CURRENT
+                    and other.sha256 == entry.sha256 and (models_dir / other.path / "meta.json").is_file()]
+    if same_weights:
+        reads = reading_digest(models_dir / CURRENT)
+        for other in same_weights:
+            if reading_digest(models_dir / other.path) == reads:
+                entry.path = other.path
+                return
     target = models_dir / VERSIONS / entry.id
     if target.exists():
         shutil.rmtree(target)

@@ -189,13 +189,19 @@ class TwoStageNetworks:
             probs[unsure] = (probs[unsure] + (looks - 1) * again) / looks
         if self.characters is None:
             return probs
-        asked = needs_reading(probs, self.characters)
-        if detector_conf is not None:
-            asked &= detector_conf * np.maximum(probs[:, READ_CLASSES].sum(1), self.face_floor) >= self.conf
+        asked = self.asks_reader(probs, detector_conf)
         if asked.any():
             sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[asked]])
             probs[asked] = weigh(probs[asked], self.reader.scores(sharp), self.characters.floor)
         return probs
+
+    def asks_reader(self, probs: np.ndarray, detector_conf: np.ndarray | None = None) -> np.ndarray:
+        """Mask of the tiles (rows of the classifier's probabilities) the character recognizer is asked about: those
+        `needs_reading` picks that a reading could still keep (see `classify`)."""
+        asked = needs_reading(probs, self.characters)
+        if detector_conf is not None:
+            asked &= detector_conf * np.maximum(probs[:, READ_CLASSES].sum(1), self.face_floor) >= self.conf
+        return asked
 
     def classify_tiles(self, rgb: np.ndarray, boxes: np.ndarray, detector_conf: np.ndarray) -> np.ndarray:
         """(N, 36) class probabilities of the tiles found in rgb; with ``level``, the tiles of rows that slant are
