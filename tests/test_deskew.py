@@ -82,7 +82,7 @@ def test_slanted_tiles_are_classified_from_their_level_boxes_and_the_rest_as_the
         probs[:, 0 if image.shape == rgb.shape else 1] = 1  # class 0: read as it lies; class 1: read level
         return probs
 
-    networks._boxes, networks.classify = level_boxes, classify
+    networks.box_tiles, networks.classify = level_boxes, classify
     probs = networks.classify_tiles(rgb, found, np.full(len(found), 0.9, np.float32))
     assert probs.argmax(1).tolist() == [1] * len(boxes) + [0]
     level_call = next(boxes_ for shape, boxes_ in calls if shape != rgb.shape)
@@ -101,3 +101,91 @@ def test_the_view_is_cut_to_the_turned_row_but_not_below_the_detectors_tile_size
     assert min(height, width) >= 32 * 480 / 64 and max(height, width) < 400
     placed = view.place((boxes[:, :2] + boxes[:, 2:]) / 2)
     assert np.all((placed >= 32) & (placed < [width - 32, height - 32]))  # a margin on every side
+
+
+def _slanted_hand(tilt_deg: float, folder):
+    """One labelled photo of 8 white tiles (40 x 56 px) in a row slanting tilt_deg over a dark table: YOLO labels
+    are the turned tiles' axis-aligned boxes, as labels of real photos are."""
+    import cv2
+    from PIL import Image
+
+    rgb = np.full((500, 640, 3), 40, np.uint8)
+    lines = []
+    for centre in _row(tilt_deg, step=50.0, start=(120.0, 160.0))[:, :2] + [12, 16]:
+        corners = cv2.boxPoints(((float(centre[0]), float(centre[1])), (40, 56), tilt_deg)).astype(np.int32)
+        cv2.fillPoly(rgb, [corners], (255, 255, 255))
+        (x1, y1), (x2, y2) = corners.min(0), corners.max(0)
+        lines.append(f"0 {(x1 + x2) / 2 / 640} {(y1 + y2) / 2 / 500} {(x2 - x1) / 640} {(y2 - y1) / 500}")
+    (folder / "images").mkdir(parents=True)
+    (folder / "labels").mkdir()
+    Image.fromarray(rgb).save(folder / "images" / "hand.png")
+    (folder / "labels" / "hand.txt").write_text("\n".join(lines) + "\n")
+    return folder / "images"
+
+
+def _bright_blobs(image: np.ndarray) -> np.ndarray:
+    """A stand-in tile detector: the boxes of the bright blobs."""
+    import cv2
+
+    count, _, stats, _ = cv2.connectedComponentsWithStats((image[..., 0] > 128).astype(np.uint8))
+    x, y, w, h = (stats[1:, i].astype(np.float32) for i in range(4))
+    return np.stack([x, y, x + w, y + h], 1)
+
+
+def test_training_crops_of_a_slanted_row_are_cut_level_as_inference_cuts_them(tmp_path):
+    """Cut from the photo, a turned tile's crop holds the table in its corners; cut from the level view, boxed there
+    by the detector, it is the tile's face (white) nearly to the edges."""
+    from PIL import Image
+
+    from vision.twostage.crops import CropSettings, Leveller, extract_crops
+
+    images = _slanted_hand(30, tmp_path / "hand")
+    exact = CropSettings(size=32, jitter=0.0, upside_down=0.0)
+    whiteness = {}
+    for name, leveller in (("as_it_lies", None), ("level", Leveller(_bright_blobs))):
+        counts = extract_crops(images, tmp_path / name, exact, seed=0, prefix="s0", leveller=leveller)
+        assert counts["00_1m"] == 8
+        crops = [np.asarray(Image.open(p)) for p in sorted((tmp_path / name / "00_1m").iterdir())]
+        whiteness[name] = float(np.mean([(crop[4:-4, 4:-4, 0] > 128).mean() for crop in crops]))
+    assert whiteness["level"] > 0.97 and whiteness["as_it_lies"] < 0.85
+
+
+def test_a_level_row_is_cut_from_the_photo_even_with_a_leveller(tmp_path):
+    from vision.twostage.crops import Leveller
+
+    calls = []
+    leveller = Leveller(lambda image: calls.append(image.shape) or _bright_blobs(image))
+    rgb = np.zeros((300, 400, 3), np.uint8)
+    boxes = _row(MIN_TILT_DEG / 2)
+    source, placed, levelled = leveller.place(rgb, boxes)
+    assert source is rgb and placed is boxes and not levelled.any() and not calls
+    assert leveller.place(rgb, np.zeros((0, 4), np.float32))[2].shape == (0,)
+
+
+def test_level_crops_from_a_folder_that_is_no_two_stage_model_are_refused_before_any_crop(tmp_path):
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    images = _slanted_hand(30, tmp_path / "hand")
+    (tmp_path / "data.yaml").write_text(f"train: [{images}]\nval: [{images}]\nnames: {list(CLASS_NAMES)}\n")
+    for model in (tmp_path / "nowhere", images):  # no folder; a folder of photos
+        result = CliRunner().invoke(app, ["train-two-stage", "crops", "--data", str(tmp_path / "data.yaml"),
+                                          "--out", str(tmp_path / "crops"), "--level-with", str(model)])
+        assert result.exit_code == 2 and "mjsnap train-two-stage crops:" in result.output
+        assert not (tmp_path / "crops").exists()
+
+
+def test_a_level_box_holding_more_than_the_tile_is_not_its_box():
+    """The detector boxes the first two tiles of the level row as one: neither tile takes that box; a view where the
+    detector finds nothing levels no tile."""
+    rgb = np.zeros((600, 600, 3), np.uint8)
+    boxes = _row(30)
+    view = level_view(rgb, boxes)
+    centres = view.place((boxes[:, :2] + boxes[:, 2:]) / 2)
+    tight = np.hstack([centres - [12, 16], centres + [12, 16]]).astype(np.float32)
+    pair = np.concatenate([tight[:1, :2], tight[1:2, 2:]], 1)  # one box over tiles 0 and 1
+    placed, levelled = view.boxes_of(boxes, lambda image: np.concatenate([pair, tight[2:]]))
+    assert levelled.tolist() == [False, False] + [True] * (len(boxes) - 2)
+    np.testing.assert_allclose(placed[2:], tight[2:])
+    assert not view.boxes_of(boxes, lambda image: np.zeros((0, 4), np.float32))[1].any()

@@ -8,7 +8,16 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.synth.drawn import DOT_STYLES, FINISHES, SCHEMES, WHITE_STYLES, draw_face, scheme_pool
+from vision.synth.drawn import (
+    BIRD_STYLES,
+    DOT_STYLES,
+    FINISHES,
+    FLOWER_STYLES,
+    SCHEMES,
+    WHITE_STYLES,
+    draw_face,
+    scheme_pool,
+)
 from vision.synth.fonts import FONT_NAMES, font_for, has_glyph
 
 DEFAULT = SCHEMES["default"]
@@ -73,7 +82,35 @@ def test_dot_styles_differ() -> None:
         assert np.abs(faces[a] - faces[b]).mean() > 2.0, (a, b)
 
 
-@pytest.mark.parametrize(("field", "kind"), [("white", WHITE), ("dot_style", FIVE_PIN)])
+ONE_BAMBOO, FLOWER = 18, 35
+
+
+def test_bird_styles_differ_and_look_either_way() -> None:
+    faces = {style: draw_face(ONE_BAMBOO, replace(DEFAULT, bird=style)).astype(int) for style in BIRD_STYLES}
+    for a, b in itertools.combinations(BIRD_STYLES, 2):
+        assert np.abs(faces[a] - faces[b]).mean() > 2.0, (a, b)
+    assert all(_ink(face.astype(np.uint8)) > 0.05 for face in faces.values())
+    right = faces["sparrow"].astype(np.uint8)
+    left = draw_face(ONE_BAMBOO, replace(DEFAULT, bird_faces_left=True))
+    mirrored, unmirrored = (np.abs(left.astype(int) - r.astype(int)).mean() for r in (right[:, ::-1], right))
+    assert mirrored < 0.4 * unmirrored  # the same bird, the other way round (up to a pixel's rounding)
+
+
+def test_flower_styles_differ_for_every_flower() -> None:
+    for variant in range(8):
+        faces = {style: draw_face(FLOWER, replace(DEFAULT, flower=style), variant).astype(int) for style in FLOWER_STYLES}
+        for a, b in itertools.combinations(FLOWER_STYLES, 2):
+            assert np.abs(faces[a] - faces[b]).mean() > 2.0, (variant, a, b)
+
+
+def test_the_pool_draws_every_bird_and_flower_style() -> None:
+    pool = scheme_pool()
+    assert {s.bird for s in pool} == set(BIRD_STYLES) and {s.flower for s in pool} == set(FLOWER_STYLES)
+    assert {s.bird_faces_left for s in pool} == {True, False}
+
+
+@pytest.mark.parametrize(("field", "kind"), [("white", WHITE), ("dot_style", FIVE_PIN), ("bird", ONE_BAMBOO),
+                                             ("flower", FLOWER)])
 def test_unknown_styles_are_refused(field: str, kind: int) -> None:
     with pytest.raises(ValueError, match="unknown"):
         draw_face(kind, replace(DEFAULT, **{field: "no-such-style"}))

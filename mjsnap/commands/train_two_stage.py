@@ -22,22 +22,30 @@ def crops(
     size: int = typer.Option(64, min=16, help="crop side in pixels (= classifier imgsz)"),
     jitter: float = typer.Option(0.08, min=0.0, max=0.3, help="training box jitter, share of the box size"),
     seed: int = typer.Option(0),
+    level_with: Path = typer.Option(
+        None, help="two-stage model directory (e.g. models/current) whose tile detector boxes the tiles of slanted rows "
+                   "in a view turned level, where they are cut as inference cuts them (vision.twostage.deskew)"),
 ) -> None:
     """Cut upright square tile crops from labelled photos into an ImageFolder (train/ and val/ by class)."""
     import json
 
     from vision.evaluate import val_folders
-    from vision.twostage.crops import CropSettings, CropSource, build_crop_dataset
+    from vision.twostage.crops import CropSettings, CropSource, Leveller, build_crop_dataset
     from vision.twostage.training import TWO_STAGE_DIR
 
     train_settings = CropSettings(size=size, jitter=jitter, per_class_limit=per_class_limit)
     exact = CropSettings(size=size, jitter=0.0, upside_down=0.0)
-    sources = [CropSource(f, "train", train_settings) for f in val_folders(data, "train")]
-    sources += [CropSource(f, "val", exact) for f in val_folders(data, "val")]
-    if extra_val is not None:
-        limited = CropSettings(size=size, jitter=0.0, upside_down=0.0, per_class_limit=extra_val_limit)
-        sources += [CropSource(f, "val", limited) for f in val_folders(extra_val, "val")]
-    counts = build_crop_dataset(sources, out or TWO_STAGE_DIR / "crops", seed)
+    try:
+        sources = [CropSource(f, "train", train_settings) for f in val_folders(data, "train")]
+        sources += [CropSource(f, "val", exact) for f in val_folders(data, "val")]
+        if extra_val is not None:
+            limited = CropSettings(size=size, jitter=0.0, upside_down=0.0, per_class_limit=extra_val_limit)
+            sources += [CropSource(f, "val", limited) for f in val_folders(extra_val, "val")]
+        leveller = Leveller.from_model(level_with) if level_with is not None else None
+        counts = build_crop_dataset(sources, out or TWO_STAGE_DIR / "crops", seed, leveller=leveller)
+    except (FileNotFoundError, ValueError) as exc:
+        typer.echo(f"mjsnap train-two-stage crops: {exc}", err=True)
+        raise typer.Exit(2) from None
     for n, source in enumerate(sources):  # the prefixes --val-prefix of the classifier command picks from
         typer.echo(f"s{n}_ {source.split}: {source.folder}")
     typer.echo(json.dumps({split: sum(c.values()) for split, c in counts.items()}))

@@ -46,6 +46,9 @@ class Scheme:
     weight: int = 0  # pixels (at the 2x drawing size) added to each side of a glyph's strokes; negative thins them
     numeral_bottom: float = 0.45  # where a 萬 tile's numeral ends, as a share of the face height
     finish: str = "flat"  # how the ink sits on the face: one of FINISHES
+    bird: str = "sparrow"  # the 1-bamboo picture: one of BIRD_STYLES
+    bird_faces_left: bool = False  # the bird looks left (a bird drawn the other way round is still the same tile)
+    flower: str = "blossom"  # how flowers and seasons are pictured: one of FLOWER_STYLES
 
     def __post_init__(self) -> None:
         if self.white not in WHITE_STYLES:
@@ -54,6 +57,10 @@ class Scheme:
             raise ValueError(f"unknown dot style {self.dot_style!r}; expected one of {DOT_STYLES}")
         if self.finish not in FINISHES:
             raise ValueError(f"unknown finish {self.finish!r}; expected one of {FINISHES}")
+        if self.bird not in BIRD_STYLES:
+            raise ValueError(f"unknown 1-bamboo style {self.bird!r}; expected one of {BIRD_STYLES}")
+        if self.flower not in FLOWER_STYLES:
+            raise ValueError(f"unknown flower style {self.flower!r}; expected one of {FLOWER_STYLES}")
 
 
 WHITE_STYLES = ("blank", "frame", "double", "corners", "thick")
@@ -62,6 +69,11 @@ DOT_STYLES = ("rings", "filled", "outline", "petals")  # concentric rings (class
 # ("engraved"); lacquered art sets shine on top of raised strokes with a shadow below ("glossy"); some sets rim
 # coloured glyphs in black ("outlined"); old sets lose paint in patches ("worn").
 FINISHES = ("flat", "engraved", "glossy", "outlined", "worn")
+# Makers picture the 1 of bamboo in many ways and a classifier that knew one bird read other sets' birds as
+# winds or numerals (hold-out proxy): a perched sparrow, a peacock with its tail fanned, a long-legged crane, or
+# a single bamboo stalk with leaves. Flowers and seasons likewise: a blossom, a flowering branch, or the big name.
+BIRD_STYLES = ("sparrow", "peacock", "crane", "stalk")
+FLOWER_STYLES = ("blossom", "branch", "glyph")
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -126,6 +138,10 @@ def random_scheme(rng: np.random.Generator) -> Scheme:
         bamboo=tuple(shift(c) for c in base.bamboo),  # type: ignore
         # drawn last, so the sets of the pool keep every earlier choice they had before finishes existed
         finish=str(rng.choice(FINISHES, p=(0.4, 0.2, 0.15, 0.1, 0.15))),
+        # ... and after the finish, for the same reason
+        bird=BIRD_STYLES[rng.integers(len(BIRD_STYLES))],
+        bird_faces_left=bool(rng.random() < 0.5),
+        flower=FLOWER_STYLES[rng.integers(len(FLOWER_STYLES))],
     )
 
 
@@ -372,19 +388,67 @@ def _bamboo(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> 
 
 
 def _bird(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
-    """The 1-bamboo bird: body, head, beak, wing and a fanned tail."""
+    """The 1 of bamboo as the scheme pictures it (BIRD_STYLES), looking right or left."""
+    if s.bird == "stalk":
+        _stalk(draw, s, w, h)
+        return
+
+    def x(u: float) -> float:  # a point u of the face's width from the left, mirrored when the bird looks left
+        return (1 - u if s.bird_faces_left else u) * w
+
+    def oval(u1: float, v1: float, u2: float, v2: float, colour: RGB) -> None:
+        xs = sorted((x(u1), x(u2)))
+        draw.ellipse((xs[0], v1 * h, xs[1], v2 * h), fill=colour)
+
     green, blue, red = s.bamboo
-    for i in range(5):  # tail feathers fanning down-left
-        a = math.radians(200 + i * 14)
-        draw.line((0.45 * w, 0.62 * h, 0.45 * w + 0.42 * w * math.cos(a), 0.62 * h - 0.42 * w * math.sin(a)),
-                  fill=(green, blue)[i % 2], width=int(0.06 * w))
-    draw.ellipse((0.3 * w, 0.38 * h, 0.75 * w, 0.72 * h), fill=green)
-    draw.ellipse((0.4 * w, 0.45 * h, 0.68 * w, 0.62 * h), fill=blue)
-    draw.ellipse((0.58 * w, 0.2 * h, 0.82 * w, 0.4 * h), fill=green)
-    draw.polygon([(0.8 * w, 0.27 * h), (0.95 * w, 0.32 * h), (0.8 * w, 0.34 * h)], fill=red)
-    draw.ellipse((0.68 * w, 0.26 * h, 0.73 * w, 0.3 * h), fill=(20, 20, 20))
-    draw.line((0.48 * w, 0.72 * h, 0.44 * w, 0.86 * h), fill=red, width=int(0.03 * w))
-    draw.line((0.6 * w, 0.72 * h, 0.62 * w, 0.86 * h), fill=red, width=int(0.03 * w))
+    if s.bird == "sparrow":  # perched, tail fanning down behind it
+        for i in range(5):
+            a = math.radians(200 + i * 14)
+            draw.line((x(0.45), 0.62 * h, x(0.45 + 0.42 * math.cos(a)), 0.62 * h - 0.42 * w * math.sin(a)),
+                      fill=(green, blue)[i % 2], width=int(0.06 * w))
+        oval(0.3, 0.38, 0.75, 0.72, green)
+        oval(0.4, 0.45, 0.68, 0.62, blue)
+        oval(0.58, 0.2, 0.82, 0.4, green)
+        draw.polygon([(x(0.8), 0.27 * h), (x(0.95), 0.32 * h), (x(0.8), 0.34 * h)], fill=red)
+        oval(0.68, 0.26, 0.73, 0.3, (20, 20, 20))
+        draw.line((x(0.48), 0.72 * h, x(0.44), 0.86 * h), fill=red, width=int(0.03 * w))
+        draw.line((x(0.6), 0.72 * h, x(0.62), 0.86 * h), fill=red, width=int(0.03 * w))
+    elif s.bird == "peacock":  # standing, its tail a fan of eyed feathers behind the body
+        for i in range(7):
+            a = math.radians(25 + i * 21.7)
+            tip = (0.5 + 0.4 * math.cos(a), 0.62 - 0.48 * math.sin(a) * h / w * 0.75)
+            draw.line((x(0.5), 0.62 * h, x(tip[0]), tip[1] * h), fill=green, width=int(0.035 * w))
+            oval(tip[0] - 0.07, tip[1] - 0.05, tip[0] + 0.07, tip[1] + 0.05, green)
+            oval(tip[0] - 0.035, tip[1] - 0.025, tip[0] + 0.035, tip[1] + 0.025, blue)
+        oval(0.4, 0.45, 0.62, 0.8, blue)
+        oval(0.46, 0.3, 0.62, 0.44, blue)
+        draw.line((x(0.53), 0.36 * h, x(0.52), 0.55 * h), fill=blue, width=int(0.08 * w))
+        for u in (0.5, 0.55, 0.6):  # the crest
+            oval(u - 0.015, 0.22, u + 0.015, 0.26, red)
+        draw.polygon([(x(0.61), 0.35 * h), (x(0.7), 0.37 * h), (x(0.61), 0.39 * h)], fill=red)
+        draw.line((x(0.47), 0.8 * h, x(0.45), 0.92 * h), fill=red, width=int(0.03 * w))
+        draw.line((x(0.56), 0.8 * h, x(0.58), 0.92 * h), fill=red, width=int(0.03 * w))
+    else:  # crane: long legs, a curved neck, a red crown
+        oval(0.2, 0.42, 0.7, 0.62, green)
+        draw.polygon([(x(0.25), 0.5 * h), (x(0.05), 0.42 * h), (x(0.12), 0.58 * h)], fill=blue)  # tail
+        draw.line([(x(0.6), 0.48 * h), (x(0.56), 0.36 * h), (x(0.6), 0.27 * h), (x(0.7), 0.22 * h)], fill=green,
+                  width=int(0.05 * w), joint="curve")
+        oval(0.64, 0.15, 0.8, 0.27, green)
+        oval(0.68, 0.14, 0.75, 0.19, red)
+        draw.line((x(0.78), 0.21 * h, x(0.95), 0.25 * h), fill=red, width=int(0.025 * w))
+        for u in (0.4, 0.5):
+            draw.line((x(u), 0.6 * h, x(u - 0.02), 0.92 * h), fill=red, width=int(0.025 * w))
+
+
+def _stalk(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
+    """One tall bamboo stalk with a few leaves: how some sets picture the 1 of bamboo."""
+    green, blue, red = s.bamboo
+    _stick(draw, 0.5 * w, 0.5 * h, 0.8 * h, 0.16 * w, green, s)
+    for side, v in ((-1, 0.3), (1, 0.45), (-1, 0.62)):  # leaves, alternating sides
+        ax, ay = 0.5 * w + side * 0.08 * w, v * h
+        bx, by = ax + side * 0.3 * w, ay - 0.1 * h
+        draw.polygon([(ax, ay), ((ax + bx) / 2, ay - 0.06 * h), (bx, by), ((ax + bx) / 2, ay + 0.01 * h)], fill=blue)
+    _disc(draw, 0.5 * w, 0.1 * h, 0.05 * w, red)
 
 
 def _white(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
@@ -410,17 +474,34 @@ def _back(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
 
 
 def _flower(draw: ImageDraw.ImageDraw, variant: int, s: Scheme, w: int, h: int) -> None:
-    """Flower or season: a blossom, its name glyph and its number 1-4 in a corner."""
+    """Flower or season as the scheme pictures it (FLOWER_STYLES), with its number 1-4 in a corner."""
     colour = ((200, 40, 60), (30, 120, 60), (210, 120, 20), (40, 70, 160))[variant % 4]
-    cx, cy, r = 0.5 * w, 0.38 * h, 0.16 * w
-    for i in range(5):
-        a = i * 2 * math.pi / 5 + variant
-        px, py = cx + r * math.cos(a), cy + r * math.sin(a)
-        _disc(draw, px, py, r * 0.8, colour)
-    _disc(draw, cx, cy, r * 0.5, (230, 190, 40))
-    draw.line((cx, cy + r, cx - 0.1 * w, 0.7 * h), fill=(40, 110, 50), width=int(0.03 * w))
-    _glyph(draw, FLOWER_GLYPHS[variant], (0.3 * w, 0.68 * h, 0.9 * w, 0.95 * h), s.font, colour)
+    glyph = FLOWER_GLYPHS[variant]
+    if s.flower == "glyph":  # the name, large, over a small blossom
+        _glyph(draw, glyph, (0.14 * w, 0.1 * h, 0.86 * w, 0.62 * h), s.font, colour, s.weight)
+        _blossom(draw, 0.5 * w, 0.78 * h, 0.09 * w, colour, variant)
+    elif s.flower == "branch":  # a flowering branch across the face, the name small beside it
+        brown = (110, 70, 40)
+        points = [(0.18 * w, 0.9 * h), (0.42 * w, 0.62 * h), (0.55 * w, 0.4 * h), (0.8 * w, 0.14 * h)]
+        draw.line(points, fill=brown, width=int(0.035 * w), joint="curve")
+        draw.line((0.42 * w, 0.62 * h, 0.78 * w, 0.58 * h), fill=brown, width=int(0.025 * w))
+        for u, v, r in ((0.55, 0.4, 0.09), (0.8, 0.14, 0.07), (0.78, 0.58, 0.08), (0.3, 0.76, 0.06)):
+            _blossom(draw, u * w, v * h, r * w, colour, variant)
+        _glyph(draw, glyph, (0.1 * w, 0.3 * h, 0.36 * w, 0.52 * h), s.font, colour)
+    else:  # blossom: one big flower on a stem, the name below
+        cx, cy, r = 0.5 * w, 0.38 * h, 0.16 * w
+        _blossom(draw, cx, cy, r, colour, variant)
+        draw.line((cx, cy + r, cx - 0.1 * w, 0.7 * h), fill=(40, 110, 50), width=int(0.03 * w))
+        _glyph(draw, glyph, (0.3 * w, 0.68 * h, 0.9 * w, 0.95 * h), s.font, colour)
     _glyph(draw, str(variant % 4 + 1), (0.08 * w, 0.05 * h, 0.25 * w, 0.2 * h), "serif", (30, 30, 30))
+
+
+def _blossom(draw: ImageDraw.ImageDraw, cx: float, cy: float, r: float, colour: RGB, turn: float) -> None:
+    """Five round petals about a yellow heart."""
+    for i in range(5):
+        a = i * 2 * math.pi / 5 + turn
+        _disc(draw, cx + r * math.cos(a), cy + r * math.sin(a), r * 0.8, colour)
+    _disc(draw, cx, cy, r * 0.5, (230, 190, 40))
 
 
 def _lighter(colour: RGB, amount: float = 0.45) -> RGB:

@@ -49,7 +49,7 @@ from vision.detections import Detections
 from vision.imageio import LoadedImage
 from vision.twostage.characters import CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, needs_reading, weigh
 from vision.twostage.crops import cut_tile
-from vision.twostage.deskew import level_view, match_boxes
+from vision.twostage.deskew import level_view
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
 DESIGN = "two_stage"
@@ -145,11 +145,11 @@ class TwoStageNetworks:
         """
         rgb = loaded.pixels
         height, width = rgb.shape[:2]
-        boxes, confidence = self._boxes(rgb, min(self.conf, ZOOM_CONF) if self.zoom else self.conf)
+        boxes, confidence = self.box_tiles(rgb, min(self.conf, ZOOM_CONF) if self.zoom else self.conf)
         region = zoom_region(boxes[confidence >= ZOOM_CONF], width, height, self.detector_imgsz) if self.zoom else None
         if region is not None:
             x1, y1, x2, y2 = region
-            zoomed, zoomed_confidence = self._boxes(rgb[y1:y2, x1:x2], self.conf)
+            zoomed, zoomed_confidence = self.box_tiles(rgb[y1:y2, x1:x2], self.conf)
             beyond = outside(boxes, region)
             boxes = np.concatenate([zoomed + np.array([x1, y1, x1, y1], np.float32), boxes[beyond]])
             confidence = np.concatenate([zoomed_confidence, confidence[beyond]])
@@ -158,7 +158,7 @@ class TwoStageNetworks:
         keep = confidence >= self.conf
         return boxes[keep], confidence[keep]
 
-    def _boxes(self, rgb: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
+    def box_tiles(self, rgb: np.ndarray, conf: float) -> tuple[np.ndarray, np.ndarray]:
         """One detector pass over ``rgb``: boxes (xyxy, pixels of rgb) and confidences, best first."""
         from vision.detector import decode, letterbox, to_tensor
 
@@ -210,11 +210,9 @@ class TwoStageNetworks:
         view = level_view(rgb, boxes[detector_conf >= ZOOM_CONF], self.detector_imgsz) if self.level else None
         if view is None:
             return self.classify(rgb, boxes, detector_conf)
-        level_boxes, _ = self._boxes(view.image, self.conf)
-        found = match_boxes(view.place((boxes[:, :2] + boxes[:, 2:]) / 2), level_boxes)
-        levelled = found >= 0
+        level_boxes, levelled = view.boxes_of(boxes, lambda image: self.box_tiles(image, self.conf)[0])
         probs = np.empty((len(boxes), len(CLASS_NAMES)), np.float32)
-        probs[levelled] = self.classify(view.image, level_boxes[found[levelled]], detector_conf[levelled])
+        probs[levelled] = self.classify(view.image, level_boxes[levelled], detector_conf[levelled])
         probs[~levelled] = self.classify(rgb, boxes[~levelled], detector_conf[~levelled])
         return probs
 

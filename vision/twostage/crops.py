@@ -4,12 +4,16 @@ A crop is the tile's box grown by a small margin, turned upright when it is wide
 meld; a tile is taller than wide), then resized to a square. Training crops jitter the box the way a detector's box
 is off, and turn some tiles upside down, so the classifier does not depend on which way a tile was turned.
 No mirroring: a mirrored glyph is not a tile.
+
+Inference classifies the tiles of slanted rows from a view of the hand turned level (vision.twostage.deskew). With a
+`Leveller`, training crops of such tiles are cut the same way: from the level view of the labelled tiles, each from
+the box a tile detector gives it there, so the classifier learns the crops it will be shown.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -19,6 +23,7 @@ from PIL import Image, ImageOps
 
 from scoring.tiles import CLASS_NAMES
 from vision.evaluate import IMAGE_SUFFIXES, label_path_for
+from vision.twostage.deskew import level_view
 
 MARGIN = 0.06  # of the box's width/height on every side: the tile's edge stays in the crop
 SIDEWAYS_ASPECT = 1.1  # width / height above this: the tile lies sideways
@@ -92,8 +97,38 @@ def labelled_boxes(image: Path, width: int, height: int) -> tuple[np.ndarray, np
     return rows[:, 0].astype(np.int64), np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
 
 
-def extract_crops(image_folder: Path, out_dir: Path, settings: CropSettings, seed: int, prefix: str) -> dict[str, int]:
-    """Write crops of every labelled tile of an ultralytics image folder into out_dir/NN_name/; returns counts."""
+@dataclass(frozen=True)
+class Leveller:
+    """Where inference cuts the tiles of slanted rows: ``find_boxes`` is a tile detector (RGB image -> xyxy boxes) run
+    on the level view, whose input size ``network_size`` bounds how far the view is cut (vision.twostage.deskew)."""
+
+    find_boxes: Callable[[np.ndarray], np.ndarray]
+    network_size: int = 480
+
+    @classmethod
+    def from_model(cls, model_dir: Path) -> Leveller:
+        """The tile detector of a two-stage model directory, at the product's confidence."""
+        from vision.detector import TileDetector
+
+        networks = TileDetector(Path(model_dir)).stages
+        if networks is None:
+            raise ValueError(f"{model_dir} is not a two-stage model: it has no tile detector to box level views with")
+        return cls(lambda image: networks.box_tiles(image, networks.conf)[0], networks.detector_imgsz)
+
+    def place(self, rgb: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The level view of the tiles at ``boxes`` (or rgb itself when their rows are level), each tile's box there,
+        and which tiles are cut from the view: a tile the detector does not box in it is cut from rgb as it lies."""
+        view = level_view(rgb, boxes, self.network_size) if len(boxes) else None
+        if view is None:
+            return rgb, boxes, np.zeros(len(boxes), bool)
+        level_boxes, levelled = view.boxes_of(boxes, self.find_boxes)
+        return view.image, level_boxes, levelled
+
+
+def extract_crops(image_folder: Path, out_dir: Path, settings: CropSettings, seed: int, prefix: str,
+                  leveller: Leveller | None = None) -> dict[str, int]:
+    """Write crops of every labelled tile of an ultralytics image folder into out_dir/NN_name/; returns counts.
+    With a ``leveller``, tiles of slanted rows are cut from the level view, as inference cuts them."""
     image_folder, out_dir = Path(image_folder), Path(out_dir)
     images = sorted(p for p in image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if not images:
@@ -107,15 +142,17 @@ def extract_crops(image_folder: Path, out_dir: Path, settings: CropSettings, see
         path = images[index]
         rgb = read_rgb(path)
         classes, boxes = labelled_boxes(path, rgb.shape[1], rgb.shape[0])
+        view, view_boxes, levelled = leveller.place(rgb, boxes) if leveller else (rgb, boxes, np.zeros(len(boxes), bool))
         for n, (cls, box) in enumerate(zip(classes, boxes)):
             if not 0 <= cls < len(CLASS_NAMES):
                 raise ValueError(f"{label_path_for(path)}: class id {cls} is not one of the {len(CLASS_NAMES)} classes")
             folder = class_folder(int(cls))
             if settings.per_class_limit is not None and counts[folder] >= settings.per_class_limit:
                 continue
+            source, box = (view, view_boxes[n]) if levelled[n] else (rgb, box)
             for copy in range(settings.copies):
                 jittered = jitter_box(box, rng, settings.jitter) if settings.jitter else box
-                crop = cut_tile(rgb, jittered, settings.size, quarter_turns=int(rng.choice([1, 3])))
+                crop = cut_tile(source, jittered, settings.size, quarter_turns=int(rng.choice([1, 3])))
                 if rng.random() < settings.upside_down:
                     crop = np.rot90(crop, 2)
                 Image.fromarray(np.ascontiguousarray(crop)).save(out_dir / folder / f"{prefix}_{path.stem}_{n}_{copy}.png")
@@ -136,9 +173,11 @@ SOURCES_FILE = "sources.json"  # crop name prefix (s0_, s1_, ...) -> the split a
 
 
 def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0,
-                       every_class: bool = True) -> dict[str, dict[str, int]]:
+                       every_class: bool = True, leveller: Leveller | None = None) -> dict[str, dict[str, int]]:
     """out_dir/{train,val}/NN_name/*.png from all sources (an ultralytics classify dataset); returns counts per split.
     Crop names start with their source's prefix, s<n>_ for sources[n]; out_dir/sources.json lists them.
+
+    With a ``leveller``, tiles of slanted rows are cut from level views (see `extract_crops`).
 
     Every class gets a folder in every split, and with ``every_class`` each split must hold crops of every class:
     the classifier's class index is the folder's sort position, which then equals the class id. A fine-tune's crops
@@ -150,7 +189,7 @@ def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0,
     totals: dict[str, dict[str, int]] = {}
     for n, source in enumerate(sources):
         prefix = f"s{n}"
-        counts = extract_crops(source.folder, out_dir / source.split, source.settings, seed + n, prefix)
+        counts = extract_crops(source.folder, out_dir / source.split, source.settings, seed + n, prefix, leveller)
         split_totals = totals.setdefault(source.split, {k: 0 for k in counts})
         for key, value in counts.items():
             split_totals[key] += value
