@@ -49,7 +49,7 @@ from vision.detections import Detections
 from vision.imageio import LoadedImage
 from vision.twostage.characters import CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, needs_reading, weigh
 from vision.twostage.crops import cut_tile
-from vision.twostage.deskew import level_view
+from vision.twostage.deskew import MAX_GROWTH, level_view
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
 DESIGN = "two_stage"
@@ -101,6 +101,7 @@ class TwoStageNetworks:
     characters: CharacterSettings | None = None  # the character recognizer's settings, when it is used
     face_floor = 0.0  # models before 0.12.0: a detection's confidence is the plain product
     extra_looks_below, extra_looks_margins = 0.0, ()  # ... and each tile is looked at once
+    level_max_growth = MAX_GROWTH  # a level box over this many times the tile's own is not its box (deskew)
 
     def __init__(
         self,
@@ -210,7 +211,7 @@ class TwoStageNetworks:
         view = level_view(rgb, boxes[detector_conf >= ZOOM_CONF], self.detector_imgsz) if self.level else None
         if view is None:
             return self.classify(rgb, boxes, detector_conf)
-        level_boxes, levelled = view.boxes_of(boxes, lambda image: self.box_tiles(image, self.conf)[0])
+        level_boxes, levelled = view.boxes_of(boxes, lambda image: self.box_tiles(image, self.conf)[0], self.level_max_growth)
         probs = np.empty((len(boxes), len(CLASS_NAMES)), np.float32)
         probs[levelled] = self.classify(view.image, level_boxes[levelled], detector_conf[levelled])
         probs[~levelled] = self.classify(rgb, boxes[~levelled], detector_conf[~levelled])

@@ -41,15 +41,16 @@ class LevelView:
         """(N, 2) working-image points in this view's pixels."""
         return points @ self.forward[:, :2].T + self.forward[:, 2]
 
-    def boxes_of(self, boxes: np.ndarray, find_boxes: Callable[[np.ndarray], np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    def boxes_of(self, boxes: np.ndarray, find_boxes: Callable[[np.ndarray], np.ndarray],
+                 max_growth: float = MAX_GROWTH) -> tuple[np.ndarray, np.ndarray]:
         """Each tile's box in this view, as ``find_boxes`` (a tile detector: image -> xyxy boxes) finds it there, and
         which tiles got one (``boxes``: the tiles in working-image pixels). Rows of tiles without one are zeros.
-        A level box much larger than the tile's own holds more than that tile and is not its box (MAX_GROWTH)."""
+        A level box over ``max_growth`` times the tile's own holds more than that tile and is not its box."""
         level_boxes = np.asarray(find_boxes(self.image), np.float32).reshape(-1, 4)
         found = match_boxes(self.place((boxes[:, :2] + boxes[:, 2:]) / 2), level_boxes)
         levelled = found >= 0
         sizes = level_boxes[found[levelled], 2:] - level_boxes[found[levelled], :2]
-        levelled[levelled] = (sizes / np.maximum(boxes[levelled, 2:] - boxes[levelled, :2], 1e-6)).max(1) <= MAX_GROWTH
+        levelled[levelled] = (sizes / np.maximum(boxes[levelled, 2:] - boxes[levelled, :2], 1e-6)).max(1) <= max_growth
         placed = np.zeros((len(boxes), 4), np.float32)
         placed[levelled] = level_boxes[found[levelled]]
         return placed, levelled
