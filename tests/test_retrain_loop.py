@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 from typer.testing import CliRunner
 
 from dataset_fixtures import photo
@@ -104,6 +105,8 @@ def test_label_finetune_compare_promote_rollback(dataset, tmp_path):
     settings = json.loads((run / "mjsnap_settings.json").read_text())
     assert settings["model"] == str((base / "model.pt").resolve()) and settings["imgsz"] == IMGSZ
     assert "--base" in settings["command"]
+    # a trained model's biases warm up from 0, not from ultralytics' 0.1 (vision.train.FINETUNE_WARMUP_BIAS_LR)
+    assert yaml.safe_load((run / "args.yaml").read_text())["warmup_bias_lr"] == 0.0
     assert [json.loads(line)["epoch"] for line in (run / "progress.jsonl").read_text().splitlines()] == [1, 1]
     candidate = run / "weights" / "best.pt"
 
@@ -153,8 +156,11 @@ def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
     assert f"candidate model: {candidate}" in result.output.replace("\n", "")
     record = json.loads((run / "finetune.json").read_text())
     assert record["stages"]["detector"]["epochs"] == 1 and record["stages"]["classifier"]["epochs"] == 1
-    # the dataset shows three of the 36 classes: the rest is recorded, not refused
-    assert len(record["stages"]["crops"]["classes_without_train_crops"]) == len(CLASS_NAMES) - 3
+    # as many generated photos as the dataset's 8 train photos are trained on beside them (--replay's default)
+    assert record["replay"] == 8 and record["stages"]["replay"]["photos"] == 8
+    assert len(list((run / "replay" / "images" / "train").iterdir())) == 8
+    # the dataset shows three of the 36 classes, the replay photos more; any class left is recorded, not refused
+    assert len(record["stages"]["crops"]["classes_without_train_crops"]) < len(CLASS_NAMES) - 3
     meta = json.loads((candidate / "meta.json").read_text())
     assert meta["design"] == "two_stage" and meta["detector"]["imgsz"] == IMGSZ and meta["classifier"]["imgsz"] == CROP
     assert "--base" in meta["train_command"]
@@ -164,6 +170,7 @@ def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
     assert (candidate / "characters" / "model.onnx").is_file() == (base / "characters" / "model.onnx").is_file()
     detector_settings = json.loads((run / "detector" / "mjsnap_settings.json").read_text())
     assert detector_settings["pretrained"] == str((base / "detector" / "model.pt").resolve())
+    assert yaml.safe_load((run / "detector" / "args.yaml").read_text())["warmup_bias_lr"] == 0.0
 
     # the same run again is refused (nothing is overwritten); --resume RUN finds every stage done
     again = invoke("train", "--data", dataset / "data.yaml", "--base", base, "--project", tmp_path / "runs",
@@ -174,3 +181,33 @@ def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
 
     metric, candidate_better = compare_and_pick_metric(candidate, base, dataset, tmp_path)
     check_promotion(candidate, base, dataset, models, metric, candidate_better, tmp_path)
+
+
+def test_replay_photos_are_trained_on_beside_the_data(dataset, tmp_path):
+    """`--replay N`: N generated photos (every tile labelled, face-down ones too) join the train folders, the val
+    folders stay the club's own, and the crops cut from them cover classes the club's photos never show."""
+    from vision.twostage.finetune import cut_crops, replay_data
+
+    data = replay_data(dataset / "data.yaml", tmp_path / "run", 2, seed=0)
+    config = yaml.safe_load(data.read_text())
+    replay = tmp_path / "run" / "replay"
+    assert config["train"] == [str(dataset / "images" / "train"), str(replay.resolve() / "images" / "train")]
+    assert config["val"] == [str(dataset / "images" / "val")]
+    assert config["names"] == dict(enumerate(CLASS_NAMES))
+    photos = sorted((replay / "images" / "train").iterdir())
+    assert len(photos) == 2 and all((replay / "labels" / "train" / f"{p.stem}.txt").stat().st_size for p in photos)
+    assert not (tmp_path / "run" / "replay.partial").exists()
+
+    counts = cut_crops(data, tmp_path / "crops", CROP)
+    with_crops = [name for name, count in counts["train"].items() if count]
+    assert len(with_crops) > 3  # the dataset's photos show three classes
+
+
+def test_replay_needs_a_two_stage_base(dataset, tmp_path):
+    from detector_model import build_tiny_model
+
+    base = build_tiny_model(tmp_path / "one_stage", imgsz=IMGSZ)
+    result = invoke("train", "--data", dataset / "data.yaml", "--base", base, "--replay", 2,
+                    "--project", tmp_path / "runs", expected=(2,))
+    assert "--replay applies to a two-stage base only" in result.output
+    assert not (tmp_path / "runs").exists() or not any((tmp_path / "runs").iterdir())

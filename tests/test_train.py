@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import yaml
 from PIL import Image, ImageDraw
 from typer.testing import CliRunner
 
@@ -85,6 +86,7 @@ def test_tiny_training_run_export_and_eval(tiny_dataset, tmp_path):
     progress = [json.loads(line) for line in (run / "progress.jsonl").read_text().splitlines()]
     assert [(p["epoch"], p["epochs"], p["final_best"]) for p in progress] == [(1, 1, False), (1, 1, True)]
     assert json.loads((run / "mjsnap_settings.json").read_text())["command"].startswith("mjsnap train --data")
+    assert yaml.safe_load((run / "args.yaml").read_text())["warmup_bias_lr"] == 0.1  # from scratch: ultralytics' own
 
     model_dir = tmp_path / "shipped"
     result = runner.invoke(

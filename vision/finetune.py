@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from vision.train import (
+    FINETUNE_WARMUP_BIAS_LR,
     MODEL_YAML,
     TrainSettings,
     _progress_callback,
@@ -46,10 +47,12 @@ def _refuse_other_starts(settings: TrainSettings) -> None:
 
 
 def finetune_settings(settings: TrainSettings, base: Path, keep_imgsz: bool = False) -> TrainSettings:
-    """``settings`` with the base model as the starting point (its imgsz unless ``keep_imgsz``)."""
+    """``settings`` with the base model as the starting point (its imgsz unless ``keep_imgsz``), biases warmed up
+    from 0 (FINETUNE_WARMUP_BIAS_LR)."""
     _refuse_other_starts(settings)
     weights, imgsz = base_checkpoint(base)
-    return replace(settings, model=str(weights.resolve()), imgsz=settings.imgsz if keep_imgsz or not imgsz else imgsz)
+    return replace(settings, model=str(weights.resolve()), imgsz=settings.imgsz if keep_imgsz or not imgsz else imgsz,
+                   warmup_bias_lr=FINETUNE_WARMUP_BIAS_LR)
 
 
 def _progress_bar():
@@ -73,7 +76,7 @@ def _progress_bar():
 
 
 def two_stage_job(settings: TrainSettings, base: Path, keep_imgsz: bool = False, **classifier: Any) -> TwoStageFinetune:
-    """The two-stage run for ``settings`` (``classifier``: TwoStageFinetune's classifier_* fields)."""
+    """The two-stage run for ``settings`` (``classifier``: TwoStageFinetune's classifier_* and replay fields)."""
     _refuse_other_starts(settings)
     return TwoStageFinetune(
         data=Path(settings.data), base=Path(base), epochs=settings.epochs, imgsz=settings.imgsz if keep_imgsz else None,
@@ -84,13 +87,15 @@ def two_stage_job(settings: TrainSettings, base: Path, keep_imgsz: bool = False,
 
 def finetune(settings: TrainSettings, base: Path, keep_imgsz: bool = False, progress_bar: bool = True,
              **classifier: Any) -> Path:
-    """Run the fine-tuning; returns the run folder. ``classifier`` (classifier_minutes, classifier_epochs...)
-    applies to a two-stage base only; None values are left out."""
+    """Run the fine-tuning; returns the run folder. ``classifier`` (classifier_minutes, classifier_epochs, replay:
+    TwoStageFinetune's fields) applies to a two-stage base only; None values are left out."""
     classifier = {key: value for key, value in classifier.items() if value is not None}
     if is_two_stage(base):
         return two_stage.start(two_stage_job(settings, base, keep_imgsz, **classifier)).parent
     if classifier:
-        raise ValueError(f"{base} is a one-stage model: it has no classifier to fine-tune ({', '.join(classifier)})")
+        options = ", ".join(f"--{name.replace('_', '-')}" for name in classifier)
+        verb = "applies" if len(classifier) == 1 else "apply"
+        raise ValueError(f"{base} is a one-stage model: {options} {verb} to a two-stage base only")
     settings = finetune_settings(settings, base, keep_imgsz)
     configure_offline()
     folder = run_dir(settings)

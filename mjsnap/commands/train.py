@@ -57,6 +57,11 @@ def train(
         None, min=0.1, help="two-stage base: classifier wall-time budget (default a quarter of --hours, else 10)"
     ),
     classifier_epochs: int = typer.Option(None, min=1, help="two-stage base: most classifier epochs (default 30)"),
+    replay: int = typer.Option(
+        None, min=0, help="two-stage base: synthetic photos (mjsnap synth) trained on beside --data's, so the model "
+                          "keeps what your photos do not show: face-down tiles, other tile sets (default: as many "
+                          "as the train photos, at most 300; 0: none)"
+    ),
 ) -> None:
     """Train a YOLO tile detector offline; progress lines go to stdout and RUN/progress.jsonl."""
     from vision import train as training
@@ -92,7 +97,7 @@ def train(
             keep_imgsz = ctx.get_parameter_source("imgsz").name != "DEFAULT"
             try:
                 folder = finetune(settings, base, keep_imgsz=keep_imgsz, classifier_minutes=classifier_minutes,
-                                  classifier_epochs=classifier_epochs)
+                                  classifier_epochs=classifier_epochs, replay=replay)
             except (ValueError, FileExistsError, FileNotFoundError) as exc:
                 typer.echo(f"error: {exc}", err=True)
                 raise typer.Exit(2) from None

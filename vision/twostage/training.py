@@ -29,8 +29,10 @@ def train_tile_detector(
     lr0: float = 0.001,
     hours: float | None = None,
     command: str = "",
+    warmup_bias_lr: float = TrainSettings.warmup_bias_lr,
 ) -> Path:
-    """The 1-class tile detector; returns its run folder (weights/best.pt)."""
+    """The 1-class tile detector; returns its run folder (weights/best.pt). A fine-tune passes
+    FINETUNE_WARMUP_BIAS_LR (vision.train)."""
     settings = TrainSettings(
         data=data,
         epochs=epochs,
@@ -43,6 +45,7 @@ def train_tile_detector(
         cache_ram=True,
         fraction=fraction,
         lr0=lr0,
+        warmup_bias_lr=warmup_bias_lr,
         hours=hours,
         command=command,
         extra={"single_cls": True},
