@@ -213,7 +213,7 @@ def run_finetune(job: TwoStageFinetune) -> Path:
         job.save()
 
     data = job.data
-    if job.replay is None:  # a run from before replay existed keeps going without it
+    if job.replay is None:  # the default; a run resumed from before replay existed keeps going without it
         job.replay = 0 if job.stages else min(count_photos(job.data, "train"), MAX_DEFAULT_REPLAY)
         job.save()
     if job.replay:
