@@ -45,7 +45,7 @@ sys.path.insert(0, str(REPO))
 
 from mjsnap.dataset.phash import cluster, hash_photo  # noqa: E402
 from mjsnap.labels import data_yaml_text  # noqa: E402
-from mjsnap.paths import shared_dir  # noqa: E402
+from mjsnap.paths import shared_dir, shared_tileart  # noqa: E402
 from vision.twostage.finetune import DEFAULT_CLASSIFIER_MINUTES  # noqa: E402
 from vision.evaluate import IMAGE_SUFFIXES, detector_predictor, evaluate, label_path_for, load_labelled_folder  # noqa: E402
 
@@ -96,9 +96,7 @@ def synthetic_photos(work: Path, photos: int) -> Path:
     folder = work / f"synthetic_{photos}"
     if not (folder / "done").is_file():
         shutil.rmtree(folder, ignore_errors=True)
-        shared = shared_dir()
-        for _ in write_dataset(folder, photos, 2026, val_fraction=0.0,
-                               options=SynthOptions(tileart=None if shared is None else shared / "tileart")):
+        for _ in write_dataset(folder, photos, 2026, val_fraction=0.0, options=SynthOptions(tileart=shared_tileart())):
             pass
         (folder / "done").write_text("")
     return folder / "images" / "train"
@@ -229,10 +227,13 @@ def markdown(report: dict) -> str:
         "|---|---|---|---|---|---|---|---|",
     ]
 
+    def figures(read: dict) -> str:
+        return (f"{read['tile_accuracy']:.4f} | {read['tile_errors']} ({read['missed']} / {read['misclassified']} / "
+                f"{read['extra']})")
+
     def row(label: str, read: dict, crops="-", epochs="-", minutes="-") -> str:
-        return (f"| {label} | {read['tile_accuracy']:.4f} | {read['tile_errors']} ({read['missed']} / "
-                f"{read['misclassified']} / {read['extra']}) | {read['exact_match']:.3f} | {crops} | {epochs} | "
-                f"{minutes} | {', '.join(read['top_confusions'])} |")
+        return (f"| {label} | {figures(read)} | {read['exact_match']:.3f} | {crops} | {epochs} | {minutes} | "
+                f"{', '.join(read['top_confusions'])} |")
 
     lines.append(row("0 (the base)", report["base"]))
     for n, run in sorted(report["runs"].items(), key=lambda item: int(item[0])):
@@ -250,9 +251,7 @@ def markdown(report: dict) -> str:
         rows = [("0 (the base)", synthetic)] + [(n, run["synthetic"]) for n, run in
                                                 sorted(report["runs"].items(), key=lambda item: int(item[0]))]
         for label, read in rows:
-            lines.append(f"| {label} | {read['tile_accuracy']:.4f} | {read['tile_errors']} ({read['missed']} / "
-                         f"{read['misclassified']} / {read['extra']}) | {read['back_recall']} | "
-                         f"{', '.join(read['top_confusions'])} |")
+            lines.append(f"| {label} | {figures(read)} | {read['back_recall']} | {', '.join(read['top_confusions'])} |")
     return "\n".join(lines) + "\n"
 
 

@@ -231,11 +231,10 @@ def main() -> None:
     args = parser.parse_args()
     synth_options = SynthOptions()
     if args.art_style:
-        from mjsnap.paths import shared_dir
+        from mjsnap.paths import shared_tileart
 
-        shared = shared_dir()
         try:
-            synth_options = SynthOptions(tileart=shared / "tileart" if shared else None, art_style=args.art_style)
+            synth_options = SynthOptions(tileart=shared_tileart(), art_style=args.art_style)
         except ValueError as exc:
             raise SystemExit(f"--art-style: {exc}") from None
     detector = None

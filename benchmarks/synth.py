@@ -25,7 +25,7 @@ import cv2
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mjsnap.paths import shared_dir  # noqa: E402
+from mjsnap.paths import shared_tileart  # noqa: E402
 from vision.synth.scene import SynthOptions, make_sample  # noqa: E402
 from vision.synth.writer import encode_jpeg, jpeg_quality  # noqa: E402
 
@@ -39,8 +39,7 @@ def main() -> None:
     parser.add_argument("--no-art", action="store_true", help="drawn faces only, even when ../shared exists")
     args = parser.parse_args()
     cv2.setNumThreads(1)
-    shared = shared_dir()
-    options = SynthOptions(tileart=None if args.no_art or shared is None else shared / "tileart")
+    options = SynthOptions(tileart=None if args.no_art else shared_tileart())
 
     warm_cpu = time.process_time()
     for i in range(WARM_UP):

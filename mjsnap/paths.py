@@ -21,6 +21,12 @@ def shared_dir() -> Path | None:
     return candidate if candidate.is_dir() else None
 
 
+def shared_tileart() -> Path | None:
+    """../shared/tileart, the art sets synthetic photos draw faces from; None when ../shared is absent."""
+    shared = shared_dir()
+    return None if shared is None else shared / "tileart"
+
+
 def require_shared(*parts: str) -> Path:
     """A path inside ../shared, or FileNotFoundError saying what is missing and how to point at it."""
     base = shared_dir()

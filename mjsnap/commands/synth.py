@@ -31,13 +31,12 @@ def synth(
     """Generate synthetic mahjong hand photos with exact labels and meld ground truth."""
     from rich.console import Console
 
-    from mjsnap.paths import shared_dir
+    from mjsnap.paths import shared_tileart
     from vision.synth.scene import SynthOptions
     from vision.synth.writer import write_dataset
 
     console = Console(stderr=True)
-    shared = shared_dir()
-    tileart = None if no_art or shared is None else shared / "tileart"
+    tileart = None if no_art else shared_tileart()
     try:
         low = min(640, imgsz_max) if imgsz_min is None else imgsz_min
         options = SynthOptions(imgsz_min=low, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart,

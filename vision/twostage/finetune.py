@@ -122,13 +122,12 @@ def replay_data(data: Path, run: Path, photos: int, seed: int) -> Path:
     photos to train on, D's val folders to validate on. Returns run/data.yaml."""
     import yaml
 
-    from mjsnap.paths import shared_dir
+    from mjsnap.paths import shared_tileart
     from vision.evaluate import val_folders
     from vision.synth.scene import SynthOptions
     from vision.synth.writer import write_dataset
 
-    shared = shared_dir()
-    options = SynthOptions(tileart=None if shared is None else shared / "tileart")
+    options = SynthOptions(tileart=shared_tileart())
     staging = Path(run) / "replay.partial"
     shutil.rmtree(staging, ignore_errors=True)
     for _ in write_dataset(staging, photos, seed, val_fraction=0.0, options=options):
