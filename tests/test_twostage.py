@@ -393,3 +393,36 @@ def test_the_learning_rate_schedule_ends_with_whichever_limit_comes_first(planne
     assert total == expected
     assert cosine_lr(0.002, 0, total) < 0.0001 < 0.0015 < cosine_lr(0.002, 29, total)  # warm-up
     assert cosine_lr(0.002, total, total) == pytest.approx(0.002 * 0.02)
+
+
+def test_a_gpu_is_asked_for_by_name_and_refused_clearly_without_one(tmp_path, monkeypatch):
+    import torch
+
+    from vision.twostage.fastcls import train_fast_classifier
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(ValueError, match="device 'cuda' asked for, but torch sees no CUDA GPU here"):
+        train_fast_classifier(tmp_path, tmp_path / "run", minutes=1, device="cuda")
+
+
+@pytest.mark.parametrize(("scale", "parameters"), [("n", (1.5e6, 1.7e6)), ("s", (5.3e6, 5.7e6))])
+def test_the_classifier_comes_in_two_sizes_with_the_36_classes(scale, parameters):
+    import torch
+
+    from vision.twostage.fastcls import build_model
+
+    model, transferred = build_model(None, scale)
+    assert transferred == 0
+    assert parameters[0] < sum(p.numel() for p in model.parameters()) < parameters[1]
+    model.eval()
+    with torch.inference_mode():
+        probs = model(torch.zeros(2, 3, 64, 64))[0]  # eval mode: (probabilities, logits)
+    assert probs.shape == (2, len(CLASS_NAMES))
+
+
+def test_an_unknown_classifier_size_is_refused():
+    from vision.twostage.fastcls import build_model
+
+    with pytest.raises(ValueError, match="classifier scale 'x' is not one of n, s"):
+        build_model(None, "x")
+

@@ -92,6 +92,8 @@ def classifier(
     name: str = typer.Option("classifier"),
     val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (a source prefix of CROPS/sources.json, e.g. s4_)"),
     augment: str = typer.Option("photo", help="fast trainer: 'photo' (affine, light and colour jitter), 'style' (photo, plus other ink colours, blur and hidden patches) or 'warp' (photo, plus a smooth random bend of the strokes, as calligraphy differs between makers); benchmarks/unseen_sets.py compares them on tile sets not in the crops, where neither beat 'photo'"),
+    scale: str = typer.Option("n", help="fast trainer: network size, 'n' (yolo11n-cls, shipped) or 's' (yolo11s-cls)"),
+    device: str = typer.Option("cpu", help="fast trainer: 'cpu', or 'cuda' to hold, augment and train the crops on a GPU"),
     resume: Path = typer.Option(None, help="ultralytics trainer: continue from RUN/weights/last.pt"),
 ) -> None:
     """Train the crop classifier (yolo11n-cls, 36 classes)."""
@@ -108,7 +110,7 @@ def classifier(
         try:
             folder = train_fast_classifier(crops, TWO_STAGE_DIR / "runs" / name, minutes=minutes, max_epochs=epochs,
                                            batch=batch, pretrained=_pretrained_start(pretrained), val_name_prefix=val_prefix,
-                                           augmentation=augment)
+                                           augmentation=augment, scale=scale, device=device)
         except (ValueError, FileNotFoundError) as exc:
             typer.echo(f"mjsnap train-two-stage classifier: {exc}", err=True)
             raise typer.Exit(2) from None

@@ -151,13 +151,20 @@ def extract_crops(image_folder: Path, out_dir: Path, settings: CropSettings, see
                 continue
             source, box = (view, view_boxes[n]) if levelled[n] else (rgb, box)
             for copy in range(settings.copies):
-                jittered = jitter_box(box, rng, settings.jitter) if settings.jitter else box
-                crop = cut_tile(source, jittered, settings.size, quarter_turns=int(rng.choice([1, 3])))
-                if rng.random() < settings.upside_down:
-                    crop = np.rot90(crop, 2)
-                Image.fromarray(np.ascontiguousarray(crop)).save(out_dir / folder / f"{prefix}_{path.stem}_{n}_{copy}.png")
+                crop = training_crop(source, box, settings, rng)
+                Image.fromarray(crop).save(out_dir / folder / f"{prefix}_{path.stem}_{n}_{copy}.png")
                 counts[folder] += 1
     return counts
+
+
+def training_crop(rgb: np.ndarray, box: np.ndarray, settings: CropSettings, rng: np.random.Generator) -> np.ndarray:
+    """One crop of a labelled tile as the classifier trains on it: the box jittered as a detector's is off, a
+    sideways tile turned either way up, and some crops turned upside down."""
+    jittered = jitter_box(box, rng, settings.jitter) if settings.jitter else box
+    crop = cut_tile(rgb, jittered, settings.size, quarter_turns=int(rng.choice([1, 3])))
+    if rng.random() < settings.upside_down:
+        crop = np.rot90(crop, 2)
+    return np.ascontiguousarray(crop)
 
 
 @dataclass(frozen=True)

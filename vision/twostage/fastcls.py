@@ -5,13 +5,18 @@ on this busy 2-core machine, too slow for an epoch in the time there was. This l
 one uint8 tensor and augments whole batches with tensor operations (small affine warps, brightness / contrast /
 colour jitter, grey), then saves an ultralytics-format checkpoint that vision.twostage.export ships as usual.
 No mirroring (mirrored glyphs are not tiles); 180-degree turns are already in the crops.
+
+The same loop runs on a GPU (`device="cuda"`): the crops then live on the GPU and are augmented there, in bfloat16
+autocast. The random draws stay on the CPU generator, so a seed means the same augmentations on either device.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
 import time
+from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -25,22 +30,33 @@ IMAGE_SUFFIXES = {".png", ".jpg", ".jpeg"}
 
 def load_split(folder: Path, limit_per_class: int | None = None) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """(N, H, W, 3) uint8 crops, (N,) class ids and the file names of one split (NN_name class folders)."""
-    import cv2
-
-    images, labels, names = [], [], []
+    paths, labels = [], []
     for class_dir in sorted(p for p in Path(folder).iterdir() if p.is_dir()):
         class_id = class_id_of_folder(class_dir.name)
         files = sorted(p for p in class_dir.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)[:limit_per_class]
-        for path in files:
-            bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
-            if bgr is None:
-                raise ValueError(f"{path} is not a readable image")
-            images.append(bgr[:, :, ::-1])
-            labels.append(class_id)
-            names.append(path.name)
-    if not images:
+        paths += files
+        labels += [class_id] * len(files)
+    if not paths:
         raise FileNotFoundError(f"{folder} holds no crops")
-    return np.stack(images), np.array(labels, np.int64), names
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:  # OpenCV decodes outside the GIL
+        images = list(pool.map(_read_rgb, paths, chunksize=256))
+    return np.stack(images), np.array(labels, np.int64), [p.name for p in paths]
+
+
+def _read_rgb(path: Path) -> np.ndarray:
+    import cv2
+
+    bgr = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if bgr is None:
+        raise ValueError(f"{path} is not a readable image")
+    return bgr[:, :, ::-1]
+
+
+def _uniform(shape, generator, device, low: float = -1.0, high: float = 1.0):
+    """Uniform draws from the CPU generator, moved to `device` (the same draws on every device)."""
+    import torch
+
+    return (low + (high - low) * torch.rand(shape, generator=generator)).to(device)
 
 
 def augment(batch, generator, warp: float = 0.0):
@@ -49,22 +65,22 @@ def augment(batch, generator, warp: float = 0.0):
     import torch
     import torch.nn.functional as F
 
-    n = batch.shape[0]
-    angle = (torch.rand(n, generator=generator) * 2 - 1) * math.radians(12)
-    scale = 1 + (torch.rand(n, generator=generator) * 2 - 1) * 0.12
-    shift = (torch.rand(n, 2, generator=generator) * 2 - 1) * 0.14
+    n, device = batch.shape[0], batch.device
+    angle = _uniform(n, generator, device) * math.radians(12)
+    scale = 1 + _uniform(n, generator, device) * 0.12
+    shift = _uniform((n, 2), generator, device) * 0.14
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
     theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, batch.shape, align_corners=False)
     if warp > 0:
-        grid = grid + _bend(n, batch.shape[2], batch.shape[3], warp, generator)
+        grid = grid + _bend(n, batch.shape[2], batch.shape[3], warp, generator).to(device)
     out = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
-    brightness = 1 + (torch.rand(n, 1, 1, 1, generator=generator) * 2 - 1) * 0.35
-    contrast = 1 + (torch.rand(n, 1, 1, 1, generator=generator) * 2 - 1) * 0.35
-    colour = 1 + (torch.rand(n, 3, 1, 1, generator=generator) * 2 - 1) * 0.12
+    brightness = 1 + _uniform((n, 1, 1, 1), generator, device) * 0.35
+    contrast = 1 + _uniform((n, 1, 1, 1), generator, device) * 0.35
+    colour = 1 + _uniform((n, 3, 1, 1), generator, device) * 0.12
     mean = out.mean(dim=(1, 2, 3), keepdim=True)
     out = ((out - mean) * contrast + mean) * brightness * colour
-    grey = torch.rand(n, generator=generator) < 0.15
+    grey = (torch.rand(n, generator=generator) < 0.15).to(device)
     out[grey] = out[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
     return out.clamp_(0, 1)
 
@@ -79,22 +95,24 @@ def augment_style(batch, generator):
 
     out = augment(batch, generator)
     n, _, h, w = out.shape
-    mixed = torch.rand(n, generator=generator) < 0.5
+    device = out.device
+    mixed = (torch.rand(n, generator=generator) < 0.5).to(device)
     if mixed.any():
-        mix = torch.eye(3) * (0.8 + 0.25 * torch.rand(int(mixed.sum()), 1, 1, generator=generator))
-        mix = mix + torch.randn(int(mixed.sum()), 3, 3, generator=generator) * 0.18
+        count = int(mixed.sum())
+        mix = torch.eye(3) * (0.8 + 0.25 * torch.rand(count, 1, 1, generator=generator))
+        mix = (mix + torch.randn(count, 3, 3, generator=generator) * 0.18).to(device)
         chosen = out[mixed]
         face = _face_colour(chosen)  # the mix moves the ink away from the face colour, which stays: a blank 白
         out[mixed] = face + torch.einsum("nij,njhw->nihw", mix, chosen - face)  # must not turn into a coloured back
-    swapped = torch.rand(n, generator=generator) < 0.15
+    swapped = (torch.rand(n, generator=generator) < 0.15).to(device)
     if swapped.any():
-        out[swapped] = out[swapped][:, torch.randperm(3, generator=generator)]
-    soft = torch.rand(n, generator=generator) < 0.25
+        out[swapped] = out[swapped][:, torch.randperm(3, generator=generator).to(device)]
+    soft = (torch.rand(n, generator=generator) < 0.25).to(device)
     if soft.any():
-        kernel = torch.tensor([1.0, 2.0, 1.0])
+        kernel = torch.tensor([1.0, 2.0, 1.0], device=device)
         kernel = (kernel[:, None] * kernel[None, :] / 16).expand(3, 1, 3, 3)
         out[soft] = F.conv2d(F.pad(out[soft], (1, 1, 1, 1), mode="replicate"), kernel, groups=3)
-    coarse = torch.rand(n, generator=generator) < 0.2
+    coarse = (torch.rand(n, generator=generator) < 0.2).to(device)
     if coarse.any():
         small = F.interpolate(out[coarse], scale_factor=0.5, mode="area")
         out[coarse] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
@@ -102,7 +120,7 @@ def augment_style(batch, generator):
     for i in hidden.tolist():
         ph, pw = int(h * (0.15 + 0.2 * torch.rand(1, generator=generator))), int(w * (0.15 + 0.2 * torch.rand(1, generator=generator)))
         y, x = int(torch.randint(0, h - ph + 1, (1,), generator=generator)), int(torch.randint(0, w - pw + 1, (1,), generator=generator))
-        out[i, :, y : y + ph, x : x + pw] = torch.rand(1, generator=generator)
+        out[i, :, y : y + ph, x : x + pw] = float(torch.rand(1, generator=generator))
     return out.clamp_(0, 1)
 
 
@@ -136,18 +154,24 @@ def _face_colour(batch):
 AUGMENTATIONS = {"photo": augment, "style": augment_style, "warp": augment_warp}
 
 
-def to_float(images: np.ndarray):
+def to_float(images: np.ndarray, device: str = "cpu"):
     import torch
 
-    return torch.from_numpy(images).permute(0, 3, 1, 2).float().div_(255)
+    return torch.from_numpy(images).to(device).permute(0, 3, 1, 2).float().div_(255)
 
 
-def build_model(pretrained: Path | None):
-    """yolo11n-cls for the 36 crop classes; backbone layers shared with yolo11n are copied from `pretrained`."""
+SCALES = ("n", "s")  # yolo11n-cls (shipped) or yolo11s-cls (about 3x the multiply-adds per crop)
+
+
+def build_model(pretrained: Path | None, scale: str = "n"):
+    """yolo11{scale}-cls for the 36 crop classes; layers whose names and shapes match are copied from `pretrained`
+    (for yolo11n: the backbone layers shared with a yolo11n detector)."""
     import torch
     from ultralytics.nn.tasks import ClassificationModel
 
-    model = ClassificationModel("yolo11n-cls.yaml", nc=len(CLASS_NAMES), verbose=False)
+    if scale not in SCALES:
+        raise ValueError(f"classifier scale {scale!r} is not one of {', '.join(SCALES)}")
+    model = ClassificationModel(f"yolo11{scale}-cls.yaml", nc=len(CLASS_NAMES), verbose=False)
     model.names = {i: class_folder(i) for i in range(len(CLASS_NAMES))}
     transferred = 0
     if pretrained is not None:
@@ -159,7 +183,7 @@ def build_model(pretrained: Path | None):
     return model, transferred
 
 
-def predict_classes(model, images: np.ndarray, batch: int = 512) -> np.ndarray:
+def predict_classes(model, images: np.ndarray, batch: int = 512, device: str = "cpu") -> np.ndarray:
     """(N,) best class of each (N, H, W, 3) uint8 crop."""
     import torch
 
@@ -167,14 +191,14 @@ def predict_classes(model, images: np.ndarray, batch: int = 512) -> np.ndarray:
     best = []
     with torch.inference_mode():
         for start in range(0, len(images), batch):
-            out = model(to_float(np.ascontiguousarray(images[start : start + batch])))
+            out = model(to_float(np.ascontiguousarray(images[start : start + batch]), device))
             probs = out[0] if isinstance(out, (list, tuple)) else out
-            best.append(probs.argmax(1).numpy())
+            best.append(probs.argmax(1).cpu().numpy())
     return np.concatenate(best) if best else np.zeros(0, np.int64)
 
 
-def accuracy(model, images: np.ndarray, labels: np.ndarray, batch: int = 512) -> float:
-    return float((predict_classes(model, images, batch) == labels).sum()) / max(len(images), 1)
+def accuracy(model, images: np.ndarray, labels: np.ndarray, batch: int = 512, device: str = "cpu") -> float:
+    return float((predict_classes(model, images, batch, device) == labels).sum()) / max(len(images), 1)
 
 
 def schedule_steps(planned: int | None, steps_per_epoch: int, max_epochs: int) -> int:
@@ -196,7 +220,7 @@ def save_checkpoint(model, path: Path, epoch: int, metrics: dict, imgsz: int) ->
     import ultralytics
 
     path.parent.mkdir(parents=True, exist_ok=True)
-    model_copy = copy.deepcopy(model).eval()
+    model_copy = copy.deepcopy(model).cpu().eval()  # loads on a machine without the GPU it was trained on
     model_copy.args = {"task": "classify", "imgsz": imgsz}
     torch.save({"model": model_copy, "epoch": epoch, "train_args": {"task": "classify"}, "train_metrics": metrics,
                 "date": datetime.now(timezone.utc).isoformat(), "version": ultralytics.__version__}, path)
@@ -215,19 +239,24 @@ def train_fast_classifier(
     threads: int = 2,
     seed: int = 0,
     augmentation: str = "photo",
+    scale: str = "n",
+    device: str = "cpu",
 ) -> Path:
     """Train until `minutes` of wall time or max_epochs are spent, whichever comes first (the cosine learning rate
     is planned over the steps the first limit allows).
 
     Writes out/weights/best.pt (best val accuracy) and last.pt, and out/progress.jsonl. `val_name_prefix` limits
     the reported val accuracy to crops whose file name starts with it (e.g. the cmd val source). `augmentation`
-    names one of AUGMENTATIONS."""
+    names one of AUGMENTATIONS, `scale` one of SCALES. On a CUDA `device` the crops are held and augmented on the
+    GPU and the network runs in bfloat16 autocast."""
     import torch
     import torch.nn.functional as F
 
     if augmentation not in AUGMENTATIONS:
         raise ValueError(f"augmentation {augmentation!r} is not one of {', '.join(AUGMENTATIONS)}")
     augment_batch = AUGMENTATIONS[augmentation]
+    if str(device).startswith("cuda") and not torch.cuda.is_available():
+        raise ValueError(f"device {device!r} asked for, but torch sees no CUDA GPU here")
     torch.set_num_threads(threads)
     torch.manual_seed(seed)
     generator = torch.Generator().manual_seed(seed)
@@ -242,12 +271,16 @@ def train_fast_classifier(
                              f"{', '.join(present)} (see {Path(crops) / SOURCES_FILE})")
         val_x, val_y = val_x[keep], val_y[keep]
     train_x, train_y, _ = load_split(Path(crops) / "train")
-    model, transferred = build_model(pretrained)
+    model, transferred = build_model(pretrained, scale)
+    model.to(device)
+    train_images = torch.from_numpy(train_x).to(device)  # on a GPU, the crops cross the bus once
+    autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=str(device).startswith("cuda"))
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
     out = Path(out)
     (out / "weights").mkdir(parents=True, exist_ok=True)
     progress = out / "progress.jsonl"
-    log = {"loaded_s": round(time.time() - started), "train": len(train_y), "val": len(val_y), "transferred": transferred}
+    log = {"loaded_s": round(time.time() - started), "train": len(train_y), "val": len(val_y), "transferred": transferred,
+           "scale": scale, "device": str(device)}
     print(f"[two-stage classifier] {json.dumps(log)}", flush=True)
     steps_per_epoch = math.ceil(len(train_y) / batch)
     budget_s, step, best = minutes * 60, 0, -1.0
@@ -255,26 +288,27 @@ def train_fast_classifier(
     for epoch in range(1, max_epochs + 1):
         model.train()
         order = torch.randperm(len(train_y), generator=generator)
-        epoch_start, total_loss = time.time(), 0.0
+        epoch_start, total_loss = time.time(), torch.zeros((), device=device)  # summed on the device: no sync per step
         for i in range(steps_per_epoch):
-            index = order[i * batch : (i + 1) * batch].numpy()
-            x = augment_batch(to_float(train_x[index]), generator)
-            y = torch.from_numpy(train_y[index])
+            index = order[i * batch : (i + 1) * batch]
+            x = augment_batch(train_images[index.to(device)].permute(0, 3, 1, 2).float().div_(255), generator)
+            y = torch.from_numpy(train_y[index.numpy()]).to(device)
             if planned is None and step == 20:  # plan the cosine schedule from the measured step time
                 per_step = (time.time() - epoch_start) / 20
                 planned = max(int((budget_s - (time.time() - started)) / per_step), 40) + step
             for group in optimizer.param_groups:
                 group["lr"] = cosine_lr(lr, step, schedule_steps(planned, steps_per_epoch, max_epochs))
-            loss = F.cross_entropy(model(x), y, label_smoothing=0.05)
+            with autocast:
+                loss = F.cross_entropy(model(x).float(), y, label_smoothing=0.05)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            total_loss += loss.item()
+            total_loss += loss.detach()
             step += 1
             if time.time() - started > budget_s:
                 break
-        top1 = accuracy(model, val_x, val_y)
-        record = {"epoch": epoch, "steps": step, "loss": round(total_loss / max(i + 1, 1), 4), "val_top1": round(top1, 4),
+        top1 = accuracy(model, val_x, val_y, device=device)
+        record = {"epoch": epoch, "steps": step, "loss": round(float(total_loss) / max(i + 1, 1), 4), "val_top1": round(top1, 4),
                   "elapsed_s": round(time.time() - started), "crops_per_s": round((i + 1) * batch / (time.time() - epoch_start), 1),
                   "time": time.strftime("%H:%M:%S", time.gmtime())}
         print(f"[two-stage classifier] {json.dumps(record)}", flush=True)
