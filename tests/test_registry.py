@@ -249,6 +249,15 @@ def test_two_stage_digest_covers_both_networks(tmp_path, detector, classifier, s
     assert (other == reference) is same
 
 
+@pytest.mark.parametrize(("second", "same"), [(b"cls-2", True), (b"cls-3", False), (None, False)])
+def test_the_digest_covers_an_averaged_second_classifier(tmp_path, second, same):
+    """0.14.0 averages classifier/ with classifier_2/: a new second classifier alone is a new model."""
+    stages = {"detector": b"det-1", "classifier": b"cls-1"}
+    reference = registry.weights_digest(model_dir(tmp_path / "a", "v1", b"", **stages, classifier_2=b"cls-2"))
+    other = model_dir(tmp_path / "b", "v1", b"", **stages, **({"classifier_2": second} if second else {}))
+    assert (registry.weights_digest(other) == reference) is same
+
+
 def test_two_stage_versions_are_kept_and_restored_whole(tmp_path):
     from mjsnap.cli import app
 

@@ -122,7 +122,8 @@ def test_eval_plot_needs_a_model_to_compare_with(tmp_path):
 def tiny_two_stage_base(out: Path, work: Path) -> Path:
     """An untrained two-stage model directory that reads many confident tiles, all of them 1m: a 1-class detector
     at 64 px with its scores raised, and a 36-class classifier on 32 px crops biased to class 0 (an untrained
-    classifier's probabilities, about 1/36, would keep every tile under the operating confidence)."""
+    classifier's probabilities, about 1/36, would keep every tile under the operating confidence), averaged with
+    itself as a second classifier, as the shipped model averages two (meta classifier.ensemble)."""
     import torch
 
     from detector_model import calibrated_network, save_network
@@ -138,7 +139,7 @@ def tiny_two_stage_base(out: Path, work: Path) -> Path:
     save_checkpoint(classifier, work / "classifier.pt", 0, {}, CROP)
     return export_two_stage(save_network(detector, work / "detector.pt", IMGSZ), work / "classifier.pt", out,
                             detector_imgsz=IMGSZ, classifier_imgsz=CROP, version="tiny-two-stage",
-                            train_command="test", data="none",
+                            train_command="test", data="none", extra_classifiers=[work / "classifier.pt"],
                             characters_from=SHIPPED if (SHIPPED / "characters").is_dir() else None)
 
 
@@ -156,6 +157,9 @@ def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
     assert f"candidate model: {candidate}" in result.output.replace("\n", "")
     record = json.loads((run / "finetune.json").read_text())
     assert record["stages"]["detector"]["epochs"] == 1 and record["stages"]["classifier"]["epochs"] == 1
+    # the base's second classifier never saw these photos: the candidate reads with the fine-tuned one alone
+    assert "are not fine-tuned" in result.output and not (candidate / "classifier_2").exists()
+    assert "ensemble" not in json.loads((candidate / "meta.json").read_text())["classifier"]
     # as many generated photos as the dataset's 8 train photos are trained on beside them (--replay's default)
     assert record["replay"] == 8 and record["stages"]["replay"]["photos"] == 8
     assert len(list((run / "replay" / "images" / "train").iterdir())) == 8

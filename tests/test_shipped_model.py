@@ -43,10 +43,12 @@ def network_dirs(meta: dict) -> dict[str, object]:
     """Each network folder of the shipped model and the output channels its head must have.
 
     One-stage (design a): the model folder itself, 4 box + 36 class channels. Two-stage (design b): detector/ with
-    4 box + 1 "tile" channel, classifier/ with 36 class probabilities.
+    4 box + 1 "tile" channel, classifier/ (and any classifier_N/ of meta classifier.ensemble) with 36 class
+    probabilities.
     """
     if meta.get("design") == "two_stage":
-        return {"detector": MODEL_DIR / "detector", "classifier": MODEL_DIR / "classifier"}
+        classifiers = ["classifier", *meta["classifier"].get("ensemble", [])]  # 0.14.0 averages two
+        return {"detector": MODEL_DIR / "detector", **{name: MODEL_DIR / name for name in classifiers}}
     return {"detector": MODEL_DIR}
 
 
@@ -62,7 +64,7 @@ def test_exports_load_and_have_the_right_outputs(backend, meta):
 
     for stage, folder in network_dirs(meta).items():
         run = _LOADERS[backend](folder)
-        if stage == "classifier":
+        if stage.startswith("classifier"):
             part = meta["classifier"]
             output = np.asarray(run(np.zeros((part["batch"], 3, part["imgsz"], part["imgsz"]), np.float32)))
             assert output.shape == (part["batch"], len(CLASS_NAMES))
@@ -91,8 +93,9 @@ def test_pytorch_weights_carry_the_class_names(meta):
     from ultralytics import YOLO
 
     folders = network_dirs(meta)
-    names = YOLO(str(folders.get("classifier", folders["detector"]) / "model.pt")).names
-    assert [names[i] for i in range(len(names))] == list(CLASS_NAMES)
+    for stage in [s for s in folders if s.startswith("classifier")] or ["detector"]:
+        names = YOLO(str(folders[stage] / "model.pt")).names
+        assert [names[i] for i in range(len(names))] == list(CLASS_NAMES), stage
 
 
 @pytest.fixture(scope="module")

@@ -220,7 +220,7 @@ def _networks_with_fake_classifier(half_turn_average: bool):
     networks.model_dir, networks.backend = Path("fake"), "fake"
     networks.classifier_imgsz, networks.batch, networks.margin = 32, 4, 0.0
     networks.half_turn_average = half_turn_average
-    networks._classifier = classifier
+    networks._classifiers = [classifier]
     return networks
 
 
@@ -284,7 +284,7 @@ def test_an_unsure_tile_is_looked_at_again_with_other_margins_and_the_looks_aver
     box = np.array([[30, 20, 70, 70]], np.float32)
     networks = object.__new__(TwoStageNetworks)
     networks.model_dir, networks.backend, networks.batch, networks.classifier_imgsz = Path("fake"), "fake", 4, 50
-    networks.margin, networks.half_turn_average, networks._classifier = 0.06, True, classifier
+    networks.margin, networks.half_turn_average, networks._classifiers = 0.06, True, [classifier]
     networks.extra_looks_below, networks.extra_looks_margins = below, (0.0, 0.12)
     probs = networks.classify(rgb, box)
     expected = np.mean([(cut_tile(rgb, box[0], 50, m)[..., 0] > 127).mean() for m in looks])
@@ -302,6 +302,55 @@ def test_a_bad_extra_looks_in_meta_is_refused(entry):
     meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "extra_looks": entry}}
     with pytest.raises(ValueError, match="extra_looks"):
         check_two_stage_meta(meta, Path("model"))
+
+
+def test_the_classifiers_of_an_ensemble_are_averaged():
+    """Two fake classifiers, one sure of class 0, the other of class 1: each tile reads half and half."""
+    networks = _networks_with_fake_classifier(False)
+    networks._classifiers = [_one_hot(0), _one_hot(1)]
+    probs = networks.classify(np.full((60, 40, 3), 128, np.uint8), np.array([[0, 0, 40, 60]] * 5, np.float32))
+    assert np.allclose(probs[:, :2], 0.5) and np.allclose(probs.sum(1), 1)
+
+
+def _one_hot(class_id: int):
+    def classifier(tensor: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(tensor), len(CLASS_NAMES)), np.float32)
+        probs[:, class_id] = 1
+        return probs
+
+    return classifier
+
+
+def test_an_ensemble_member_loads_with_the_backend_every_stage_has(tmp_path, monkeypatch):
+    """TwoStageNetworks loads classifier/ and each folder of meta classifier.ensemble with one backend."""
+    import vision.detector
+    from vision.detector import available_backends
+    from vision.twostage.backend import TwoStageNetworks
+
+    for stage in ("detector", "classifier", "classifier_2"):
+        (tmp_path / stage).mkdir()
+        (tmp_path / stage / "model.onnx").touch()
+    (tmp_path / "classifier" / "model.pt").touch()
+    assert available_backends(tmp_path) == ["onnxruntime"]  # classifier_2 has no model.pt
+    loaded = []
+    monkeypatch.setitem(vision.detector._LOADERS, "onnxruntime", lambda folder: loaded.append(folder.name) or _one_hot(len(loaded)))
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 4, "ensemble": ["classifier_2"]}}
+    networks = TwoStageNetworks(tmp_path, meta, "auto", 0.25, 0.5, characters=False)
+    assert loaded == ["detector", "classifier", "classifier_2"]
+    probs = networks.classify(np.full((60, 40, 3), 128, np.uint8), np.array([[0, 0, 40, 60]], np.float32))
+    assert probs[0, 2] == pytest.approx(0.5) and probs[0, 3] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize(
+    ("ensemble", "message"),
+    [("classifier_2", "must be a list"), (["detector"], "must be a list"), (["classifier_2"], "classifier_2, which is not there")],
+)
+def test_a_bad_ensemble_in_meta_is_refused(ensemble, message, tmp_path):
+    from vision.twostage.backend import check_two_stage_meta
+
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "ensemble": ensemble}}
+    with pytest.raises(ValueError, match=message):
+        check_two_stage_meta(meta, tmp_path)
 
 
 def test_no_boxes_classify_to_an_empty_array():
@@ -426,3 +475,26 @@ def test_an_unknown_classifier_size_is_refused():
     with pytest.raises(ValueError, match="classifier scale 'x' is not one of n, s"):
         build_model(None, "x")
 
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+def test_an_exported_ensemble_of_one_classifier_twice_reads_as_that_classifier(boards, tmp_path):
+    """`train-two-stage export --extra-classifier` writes classifier_2/ and meta classifier.ensemble; averaging a
+    classifier with itself changes nothing; exporting again without it removes classifier_2/."""
+    from vision.detector import TileDetector
+    from vision.twostage.export import export_two_stage
+
+    if not (SHIPPED / "classifier" / "model.pt").is_file():
+        pytest.skip("the shipped model's checkpoints are not in this checkout")
+    settings = dict(detector_imgsz=480, classifier_imgsz=64, version="t", train_command="test", data="shipped")
+    detector, classifier = SHIPPED / "detector" / "model.pt", SHIPPED / "classifier" / "model.pt"
+    single = export_two_stage(detector, classifier, tmp_path / "single", **settings)
+    double = export_two_stage(detector, classifier, tmp_path / "double", extra_classifiers=[classifier], **settings)
+    assert json.loads((double / "meta.json").read_text())["classifier"]["ensemble"] == ["classifier_2"]
+    assert (double / "classifier_2" / "model.onnx").is_file() and (double / "classifier_2" / "model_openvino").is_dir()
+    image = np.asarray(Image.open(boards / "images/val/v0.png"))
+    one, two = (TileDetector(d, backend="onnxruntime", conf=0.0).detect(image) for d in (single, double))
+    np.testing.assert_allclose(two.class_probs, one.class_probs, atol=1e-5)
+    export_two_stage(detector, classifier, double, **settings)
+    assert not (double / "classifier_2").exists() and "ensemble" not in json.loads((double / "meta.json").read_text())["classifier"]

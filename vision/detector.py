@@ -22,7 +22,7 @@ from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import ImageSource, LoadedImage, from_pil, read_image
-from vision.twostage.backend import DESIGN, STAGES, TwoStageNetworks
+from vision.twostage.backend import DESIGN, ENSEMBLE_FOLDER, STAGES, TwoStageNetworks
 
 BACKENDS = ("openvino", "onnxruntime", "ultralytics")
 _PAD_VALUE = 114  # ultralytics' letterbox grey
@@ -173,9 +173,12 @@ _FILES = {"openvino": "model_openvino", "onnxruntime": "model.onnx", "ultralytic
 
 
 def _network_folders(model_dir: Path) -> list[Path]:
-    """The folders holding a model's network files: detector/ and classifier/ of a two-stage model, else itself."""
+    """The folders holding a model's network files: detector/, classifier/ and any classifier_N/ of a two-stage
+    model, else itself."""
     stages = [Path(model_dir) / stage for stage in STAGES]
-    return stages if all(folder.is_dir() for folder in stages) else [Path(model_dir)]
+    if not all(folder.is_dir() for folder in stages):
+        return [Path(model_dir)]
+    return stages + sorted(p for p in Path(model_dir).iterdir() if p.is_dir() and ENSEMBLE_FOLDER.fullmatch(p.name))
 
 
 def available_backends(model_dir: Path) -> list[str]:

@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from mjsnap.labels import write_atomic
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
-from vision.twostage.backend import STAGES
+from vision.twostage.backend import ENSEMBLE_FOLDER, STAGES
 
 REGISTRY_FILE = "registry.json"
 CURRENT = "current"
@@ -75,11 +75,15 @@ def now() -> str:
 
 
 def networks(model_dir: Path) -> list[Path]:
-    """The weights of every network of a model directory: model.pt, or each stage's model.pt (design (b))."""
+    """The weights of every network of a model directory: model.pt, or each stage's model.pt (design (b)), the
+    averaged classifiers' (classifier_2/, ...) included."""
     model_dir = Path(model_dir)
     if (model_dir / "model.pt").is_file():
         return [model_dir / "model.pt"]
-    return [model_dir / stage / "model.pt" for stage in STAGES if (model_dir / stage / "model.pt").is_file()]
+    folders = [model_dir / stage for stage in STAGES]
+    if model_dir.is_dir():
+        folders += sorted(p for p in model_dir.iterdir() if p.is_dir() and ENSEMBLE_FOLDER.fullmatch(p.name))
+    return [folder / "model.pt" for folder in folders if (folder / "model.pt").is_file()]
 
 
 def weights_digest(model_dir: Path) -> str:

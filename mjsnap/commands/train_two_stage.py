@@ -133,6 +133,8 @@ def export(
     data: str = typer.Option(..., help="what they were trained on"),
     characters_from: Path = typer.Option(
         None, help="model directory whose character recognizer (characters/) to carry over, e.g. models/current"),
+    extra_classifier: list[Path] = typer.Option(
+        None, help="another classifier checkpoint whose probabilities are averaged with --classifier's (classifier_2/, ...; repeatable)"),
 ) -> None:
     """Write detector/ and classifier/ (model.pt, model.onnx, model_openvino/) and meta.json with design two_stage."""
     from vision.twostage.export import export_two_stage
@@ -141,7 +143,8 @@ def export(
     try:
         folder = export_two_stage(detector_weights, classifier_weights, out or TWO_STAGE_DIR / "model",
                                   detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz, version=version,
-                                  train_command=train_command, data=data, characters_from=characters_from)
+                                  train_command=train_command, data=data, characters_from=characters_from,
+                                  extra_classifiers=extra_classifier or ())
     except (FileNotFoundError, ValueError) as exc:
         typer.echo(f"mjsnap train-two-stage export: {exc}", err=True)
         raise typer.Exit(2) from None

@@ -5,10 +5,17 @@ one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.det
 
     meta.json   {"design": "two_stage", "classes": [36], "imgsz": <detector imgsz>,
                  "detector": {"imgsz", "files"},
-                 "classifier": {"imgsz", "batch", "margin", "half_turn_average", "face_floor", "extra_looks", "files"},
+                 "classifier": {"imgsz", "batch", "margin", "half_turn_average", "face_floor", "extra_looks", "files",
+                                "ensemble"},
                  ...}
     detector/   1-class YOLO11n (output (1, 5, anchors))
     classifier/ yolo11n-cls over the 36 classes (output (batch, 36) probabilities)
+    classifier_2/ ...  more classifiers of the same input and output, when classifier.ensemble names them
+
+With classifier.ensemble (since 0.13.0: ["classifier_2"]), every crop is classified by each classifier and their
+probabilities are averaged. Classifiers trained apart disagree most where a tile set is new to them, each in its own
+way: on the hold-out proxy (classifiers that never saw cmd, cmd val's real photos) two of them averaged made 706 tile
+errors where each alone made 787 and 820 (benchmarks/results/gpu_classifier/), at one more classifier run per batch.
 
 With classifier.half_turn_average (models from 0.5.0 on), each crop is classified upright and turned 180 degrees and
 the two probability vectors are averaged: the classifier learnt both ways up (tiles lie either way in a photo), and
@@ -40,6 +47,7 @@ Only boxes whose detector confidence reaches `conf` are classified (at most MAX_
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -54,6 +62,7 @@ from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
 DESIGN = "two_stage"
 STAGES = ("detector", "classifier")
+ENSEMBLE_FOLDER = re.compile(r"classifier_[2-9]")  # more classifiers beside classifier/ (meta classifier.ensemble)
 MAX_CROPS = 100  # a photo of one hand with melds and discards holds far fewer tiles
 # What exports write (see above). face_floor 0.3-0.45 all did about as well; extra looks at margins 0.03 and 0.10
 # gained less, two more looks for every tile (0.0, 0.06, 0.12) about the same at about twice the cost.
@@ -77,6 +86,13 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
             f"{model_dir}/meta.json: classifier.extra_looks must be {{\"below\": a number in [0, 1], "
             f"\"margins\": a list of numbers in [0, 0.5]}}, not {extra_looks!r}"
         )
+    ensemble = meta["classifier"].get("ensemble", [])
+    if not isinstance(ensemble, list) or not all(isinstance(n, str) and ENSEMBLE_FOLDER.fullmatch(n) for n in ensemble):
+        raise ValueError(f"{model_dir}/meta.json: classifier.ensemble must be a list of folder names classifier_2, "
+                         f"classifier_3, ..., not {ensemble!r}")
+    missing = [name for name in ensemble if not (Path(model_dir) / name).is_dir()]
+    if missing:
+        raise ValueError(f"{model_dir}/meta.json: classifier.ensemble names {', '.join(missing)}, which is not there")
     characters = meta.get("characters")
     if characters is not None and not isinstance(characters, dict):
         raise ValueError(f"{model_dir}/meta.json: 'characters' must be an object (gate, kind_mass, floor)")
@@ -129,7 +145,8 @@ class TwoStageNetworks:
         self.extra_looks_below, self.extra_looks_margins = float(extra_looks["below"]), tuple(extra_looks["margins"])
         self.conf, self.iou, self.zoom, self.level = conf, iou, zoom, level
         self._detector = _LOADERS[self.backend](self.model_dir / "detector")
-        self._classifier = _LOADERS[self.backend](self.model_dir / "classifier")
+        folders = ["classifier", *meta["classifier"].get("ensemble", [])]
+        self._classifiers = [_LOADERS[self.backend](self.model_dir / folder) for folder in folders]
         if characters and meta.get("characters") is not None:
             try:
                 self.characters = CharacterSettings(**meta["characters"])
@@ -232,10 +249,11 @@ class TwoStageNetworks:
             batch = np.zeros((self.batch, *chunk.shape[1:]), np.uint8)  # exports have a fixed batch size
             batch[: len(chunk)] = chunk
             tensor = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255)
-            probs = np.asarray(self._classifier(tensor), dtype=np.float32)
-            if probs.shape != (self.batch, len(CLASS_NAMES)):
-                raise ValueError(f"{self.model_dir}/classifier ({self.backend}): output {probs.shape} is not ({self.batch}, 36)")
-            out[start : start + len(chunk)] = probs[: len(chunk)]
+            probs = [np.asarray(classifier(tensor), dtype=np.float32) for classifier in self._classifiers]
+            if any(p.shape != (self.batch, len(CLASS_NAMES)) for p in probs):
+                shapes = ", ".join(str(p.shape) for p in probs)
+                raise ValueError(f"{self.model_dir}/classifier ({self.backend}): output {shapes} is not ({self.batch}, 36)")
+            out[start : start + len(chunk)] = np.mean(probs, axis=0)[: len(chunk)]
         return out
 
     def detect(self, loaded: LoadedImage) -> Detections:

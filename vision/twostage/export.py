@@ -10,11 +10,12 @@ import shutil
 import tempfile
 from datetime import datetime, timezone
 from pathlib import Path
+from collections.abc import Sequence
 from typing import Any
 
 from scoring.tiles import CLASS_NAMES
 from vision.train import configure_offline, use_all_cores
-from vision.twostage.backend import DESIGN, FACE_FLOOR, EXTRA_LOOKS
+from vision.twostage.backend import DESIGN, ENSEMBLE_FOLDER, EXTRA_LOOKS, FACE_FLOOR
 from vision.twostage.characters import FILE as CHARACTER_FILE
 from vision.twostage.characters import CharacterSettings
 from vision.twostage.crops import MARGIN, class_folder
@@ -83,8 +84,11 @@ def export_two_stage(
     data: Any,
     metrics: dict | None = None,
     characters_from: Path | None = None,
+    extra_classifiers: Sequence[Path] = (),
 ) -> Path:
-    """Write the two-stage model directory (replacing its stages) that TileDetector loads when meta says two_stage."""
+    """Write the two-stage model directory (replacing its stages) that TileDetector loads when meta says two_stage.
+    Each of `extra_classifiers` is exported beside the classifier (classifier_2/, ...) and averaged with it
+    (meta classifier.ensemble)."""
     configure_offline()
     use_all_cores()
     model_dir = Path(model_dir)
@@ -108,6 +112,7 @@ def export_two_stage(
             "face_floor": FACE_FLOOR,
             "extra_looks": EXTRA_LOOKS,
             "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
+            **_export_ensemble(extra_classifiers, model_dir, classifier_imgsz),
         },
         **characters,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -117,6 +122,19 @@ def export_two_stage(
     }
     (model_dir / "meta.json").write_text(json.dumps(meta, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     return model_dir
+
+
+def _export_ensemble(checkpoints: Sequence[Path], model_dir: Path, imgsz: int) -> dict:
+    """classifier_2/, classifier_3/, ... of the checkpoints (stale ones of an earlier export removed); their meta entry."""
+    if len(checkpoints) > 8:
+        raise ValueError(f"at most 8 extra classifiers, not {len(checkpoints)}")
+    for stale in model_dir.glob("classifier_*"):
+        if stale.is_dir() and ENSEMBLE_FOLDER.fullmatch(stale.name):
+            shutil.rmtree(stale)
+    names = [f"classifier_{n}" for n in range(2, len(checkpoints) + 2)]
+    for name, checkpoint in zip(names, checkpoints):
+        _export_stage(checkpoint, model_dir / name, imgsz, CLASSIFIER_BATCH, _check_classifier_names)
+    return {"ensemble": names} if names else {}
 
 
 def _carry_characters(source: Path | None, model_dir: Path) -> dict:

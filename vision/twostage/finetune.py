@@ -246,6 +246,10 @@ def run_finetune(job: TwoStageFinetune) -> Path:
                               "val_top1": max((p["val_top1"] for p in epochs), default=None)})
     if "model" not in job.stages:
         _say("4/4 export of the candidate model")
+        if meta["classifier"].get("ensemble"):
+            # the others never saw the club's photos, and averaged with it they would pull its readings back
+            _say(f"the base's other classifiers ({', '.join(meta['classifier']['ensemble'])}) are not fine-tuned: "
+                 "the candidate reads with the fine-tuned classifier alone")
         version = f"{job.name}-{datetime.now(timezone.utc).strftime('%Y%m%d%H%M')}"
         export_two_stage(Path(job.stages["detector"]["weights"]), Path(job.stages["classifier"]["weights"]),
                          run / "model", detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz,
