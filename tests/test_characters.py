@@ -219,9 +219,9 @@ def test_boxes_no_reading_can_keep_are_not_read():
 def test_a_bad_characters_entry_in_meta_is_refused(tmp_path, entry, message):
     from vision.detector import TileDetector
 
-    for part in ("detector", "classifier", "characters"):
-        (tmp_path / part).symlink_to((SHIPPED / part).resolve())
     meta = json.loads((SHIPPED / "meta.json").read_text(encoding="utf-8"))
+    for part in ("detector", "classifier", "characters", *meta["classifier"].get("ensemble", [])):
+        (tmp_path / part).symlink_to((SHIPPED / part).resolve())
     (tmp_path / "meta.json").write_text(json.dumps(meta | {"characters": entry}), encoding="utf-8")
     with pytest.raises(ValueError, match=message):
         TileDetector(tmp_path)
