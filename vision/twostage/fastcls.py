@@ -52,11 +52,11 @@ def _read_rgb(path: Path) -> np.ndarray:
     return bgr[:, :, ::-1]
 
 
-def _uniform(shape, generator, device, low: float = -1.0, high: float = 1.0):
-    """Uniform draws from the CPU generator, moved to `device` (the same draws on every device)."""
+def _uniform(shape, generator, device):
+    """Uniform draws in [-1, 1) from the CPU generator, moved to `device` (the same draws on every device)."""
     import torch
 
-    return (low + (high - low) * torch.rand(shape, generator=generator)).to(device)
+    return (torch.rand(shape, generator=generator) * 2 - 1).to(device)
 
 
 def augment(batch, generator, warp: float = 0.0):
