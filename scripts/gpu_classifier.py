@@ -38,6 +38,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -64,8 +65,8 @@ def synth_worker(job: tuple) -> dict:
     train_settings, exact = CropSettings(), CropSettings(jitter=0.0, upside_down=0.0)
     rng = np.random.default_rng(seed)
     counts = {"photos": 0, "train": 0, "val": 0, "capped": 0}
-    per_class_train: dict[int, int] = {}
-    styles: dict[str, int] = {}
+    per_class_train: Counter[int] = Counter()
+    styles: Counter[str] = Counter()
     index = 0
     while time.time() < deadline:
         sample = make_sample(seed, index, options)
@@ -74,19 +75,18 @@ def synth_worker(job: tuple) -> dict:
         split = "val" if index % VAL_EVERY == VAL_EVERY - 1 else "train"
         for n, tile in enumerate(sample.tiles):
             if split == "train" and per_class is not None:
-                if per_class_train.get(tile.cls, 0) >= per_class:
+                if per_class_train[tile.cls] >= per_class:
                     counts["capped"] += 1
                     continue
-                per_class_train[tile.cls] = per_class_train.get(tile.cls, 0) + 1
+                per_class_train[tile.cls] += 1
             crop = training_crop(rgb, np.array(tile.box, float), train_settings if split == "train" else exact, rng)
             name = f"syn{seed}_{index:06d}_{n}.png"
             cv2.imwrite(str(Path(out) / split / class_folder(tile.cls) / name), np.ascontiguousarray(crop[:, :, ::-1]))
             counts[split] += 1
-        style = str(sample.scene.get("style", "?"))
-        styles[style.split(":")[0]] = styles.get(style.split(":")[0], 0) + 1
+        styles[str(sample.scene.get("style", "?")).split(":")[0]] += 1  # "drawn:<scheme>" counts as drawn
         counts["photos"] += 1
         index += 1
-    return {"seed": seed, "imgsz": [low, high], "layout": layout, **counts, "styles": styles,
+    return {"seed": seed, "imgsz": [low, high], "layout": layout, **counts, "styles": dict(styles),
             "per_class_train": {class_folder(c): k for c, k in sorted(per_class_train.items())}}
 
 

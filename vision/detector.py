@@ -22,7 +22,7 @@ from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import ImageSource, LoadedImage, from_pil, read_image
-from vision.twostage.backend import DESIGN, ENSEMBLE_FOLDER, STAGES, TwoStageNetworks
+from vision.twostage.backend import DESIGN, STAGES, TwoStageNetworks, ensemble_folders
 
 BACKENDS = ("openvino", "onnxruntime", "ultralytics")
 _PAD_VALUE = 114  # ultralytics' letterbox grey
@@ -178,7 +178,7 @@ def _network_folders(model_dir: Path) -> list[Path]:
     stages = [Path(model_dir) / stage for stage in STAGES]
     if not all(folder.is_dir() for folder in stages):
         return [Path(model_dir)]
-    return stages + sorted(p for p in Path(model_dir).iterdir() if p.is_dir() and ENSEMBLE_FOLDER.fullmatch(p.name))
+    return stages + ensemble_folders(model_dir)
 
 
 def available_backends(model_dir: Path) -> list[str]:

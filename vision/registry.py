@@ -25,7 +25,7 @@ from pydantic import BaseModel, Field
 from mjsnap.labels import write_atomic
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
-from vision.twostage.backend import ENSEMBLE_FOLDER, STAGES
+from vision.twostage.backend import STAGES, ensemble_folders
 
 REGISTRY_FILE = "registry.json"
 CURRENT = "current"
@@ -80,9 +80,7 @@ def networks(model_dir: Path) -> list[Path]:
     model_dir = Path(model_dir)
     if (model_dir / "model.pt").is_file():
         return [model_dir / "model.pt"]
-    folders = [model_dir / stage for stage in STAGES]
-    if model_dir.is_dir():
-        folders += sorted(p for p in model_dir.iterdir() if p.is_dir() and ENSEMBLE_FOLDER.fullmatch(p.name))
+    folders = [model_dir / stage for stage in STAGES] + ensemble_folders(model_dir)
     return [folder / "model.pt" for folder in folders if (folder / "model.pt").is_file()]
 
 

@@ -70,6 +70,14 @@ FACE_FLOOR = 0.35
 EXTRA_LOOKS = {"below": 0.9, "margins": [0.0, 0.12]}
 
 
+def ensemble_folders(model_dir: Path) -> list[Path]:
+    """The classifier_N/ folders on disk beside classifier/, in name order (what meta classifier.ensemble may name)."""
+    model_dir = Path(model_dir)
+    if not model_dir.is_dir():
+        return []
+    return sorted(p for p in model_dir.iterdir() if p.is_dir() and ENSEMBLE_FOLDER.fullmatch(p.name))
+
+
 def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     for stage in STAGES:
         part = meta.get(stage)

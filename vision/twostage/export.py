@@ -15,7 +15,7 @@ from typing import Any
 
 from scoring.tiles import CLASS_NAMES
 from vision.train import configure_offline, use_all_cores
-from vision.twostage.backend import DESIGN, ENSEMBLE_FOLDER, EXTRA_LOOKS, FACE_FLOOR
+from vision.twostage.backend import DESIGN, EXTRA_LOOKS, FACE_FLOOR, ensemble_folders
 from vision.twostage.characters import FILE as CHARACTER_FILE
 from vision.twostage.characters import CharacterSettings
 from vision.twostage.crops import MARGIN, class_folder
@@ -128,9 +128,8 @@ def _export_ensemble(checkpoints: Sequence[Path], model_dir: Path, imgsz: int) -
     """classifier_2/, classifier_3/, ... of the checkpoints (stale ones of an earlier export removed); their meta entry."""
     if len(checkpoints) > 8:
         raise ValueError(f"at most 8 extra classifiers, not {len(checkpoints)}")
-    for stale in model_dir.glob("classifier_*"):
-        if stale.is_dir() and ENSEMBLE_FOLDER.fullmatch(stale.name):
-            shutil.rmtree(stale)
+    for stale in ensemble_folders(model_dir):
+        shutil.rmtree(stale)
     names = [f"classifier_{n}" for n in range(2, len(checkpoints) + 2)]
     for name, checkpoint in zip(names, checkpoints):
         _export_stage(checkpoint, model_dir / name, imgsz, CLASSIFIER_BATCH, _check_classifier_names)
