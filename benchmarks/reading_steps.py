@@ -115,18 +115,29 @@ def markdown(result: dict) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    args = pairs_parser(__doc__, "reading_steps").parse_args()
+    run_pairs(args.model, args.data, lambda model, data: measure(model, data, args.limit), markdown, args.out)
+
+
+def pairs_parser(doc: str, out: str) -> argparse.ArgumentParser:
+    """Options of a benchmark that reads model/dataset pairs: repeated --model and --data, --limit, --out."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     parser.add_argument("--model", type=Path, action="append", required=True)
     parser.add_argument("--data", type=Path, action="append", required=True)
     parser.add_argument("--limit", type=int, default=None, help="photos per image folder")
-    parser.add_argument("--out", default="reading_steps", help="results name under benchmarks/results")
-    args = parser.parse_args()
-    if len(args.model) != len(args.data):
-        parser.error("give one --data for each --model")
+    parser.add_argument("--out", default=out, help="results name under benchmarks/results")
+    return parser
+
+
+def run_pairs(models: list[Path], datas: list[Path], measure_pair, to_markdown, out: str) -> None:
+    """Measure each model on its dataset (printing each result as it comes) and write benchmarks/results/OUT.json
+    and OUT.md, with the machine's load before and after."""
+    if len(models) != len(datas):
+        raise SystemExit("give one --data for each --model")
     before = [round(v, 2) for v in os.getloadavg()]
     results = []
-    for model, data in zip(args.model, args.data):
-        results.append(measure(model, data, args.limit))
+    for model, data in zip(models, datas):
+        results.append(measure_pair(model, data))
         print(json.dumps(results[-1]), flush=True)
     result = {
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -134,10 +145,10 @@ def main() -> None:
         "load_average_before_after": [before, [round(v, 2) for v in os.getloadavg()]],
         "results": results,
     }
-    out = REPO / "benchmarks" / "results"
-    (out / f"{args.out}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
-    (out / f"{args.out}.md").write_text(markdown(result) + "\n", encoding="utf-8")
-    print(markdown(result))
+    folder = REPO / "benchmarks" / "results"
+    (folder / f"{out}.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
+    (folder / f"{out}.md").write_text(to_markdown(result) + "\n", encoding="utf-8")
+    print(to_markdown(result))
 
 
 if __name__ == "__main__":

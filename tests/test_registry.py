@@ -170,6 +170,29 @@ def test_a_model_exported_outside_the_registry_becomes_a_new_version(tmp_path):
         registry.rollback(tmp_path)
 
 
+def test_a_model_whose_reading_settings_changed_outside_the_registry_becomes_a_new_version(tmp_path):
+    """Same weights, meta.json's reading settings edited in place (as 0.14.1 gated 0.14.0's ensemble): a new version,
+    listed once; the old one's files are gone. Descriptive fields alone (metrics) change nothing."""
+    current = model_dir(tmp_path / "current", "v1", b"", detector=b"det-1", classifier=b"cls-1")
+    registry.save(registry.load(tmp_path), tmp_path)
+    meta = json.loads((current / "meta.json").read_text())
+    (current / "meta.json").write_text(json.dumps(meta | {"metrics": {"val": {"map50": 0.9}}}))
+    assert [v.id for v in registry.load(tmp_path).versions] == ["v1"]
+    (current / "meta.json").write_text(json.dumps(meta | {"version": "v1.1", "classifier": {"ensemble_below": 0.9}}))
+    reg = registry.load(tmp_path)
+    registry.save(reg, tmp_path)
+    assert reg.current == "v1.1" and reg.version("v1").path == "" and reg.version("v1.1").path == "current"
+    assert [v.id for v in registry.load(tmp_path).versions] == ["v1", "v1.1"]  # listed once, not at every load
+
+
+def test_a_registry_written_before_reading_digests_still_knows_its_current_model(tmp_path):
+    model_dir(tmp_path / "current", "v1", b"weights-1")
+    reg = registry.load(tmp_path)
+    reg.versions[0].reads = None  # as older registries were saved
+    registry.save(reg, tmp_path)
+    assert [v.id for v in registry.load(tmp_path).versions] == ["v1"]
+
+
 def test_interrupted_swap_is_recovered(tmp_path):
     model_dir(tmp_path / ".outgoing-20260101T000000", "v1", b"weights-1")  # crash between the two renames
     model_dir(tmp_path / ".incoming-20260101T000000", "v2", b"weights-2")

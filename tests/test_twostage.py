@@ -12,7 +12,7 @@ from PIL import Image
 from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.tilefaces import render_face
-from vision.twostage.backend import FACE_FLOOR, EXTRA_LOOKS
+from vision.twostage.backend import ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR
 from vision.twostage.crops import (
     CropSettings,
     CropSource,
@@ -312,6 +312,43 @@ def test_the_classifiers_of_an_ensemble_are_averaged():
     assert np.allclose(probs[:, :2], 0.5) and np.allclose(probs.sum(1), 1)
 
 
+@pytest.mark.parametrize(("below", "class_0", "second_sees"), [(1.0, [0.475, 0.3], 4), (0.9, [0.95, 0.3], 2)])
+def test_with_ensemble_below_the_other_classifiers_read_only_the_tiles_the_first_doubts(below, class_0, second_sees):
+    """The first classifier is sure of a bright tile (class 0 at 0.95) and doubts a dark one (0.6); the second says
+    class 1 of every crop. Under ensemble_below 0.9 the sure tile keeps the first classifier's reading and the second
+    classifier reads only the dark tile's two crops (upright and turned)."""
+    def first(tensor: np.ndarray) -> np.ndarray:
+        probs = np.zeros((len(tensor), len(CLASS_NAMES)), np.float32)
+        probs[:, 0] = np.where(tensor.mean((1, 2, 3)) > 0.5, 0.95, 0.6)
+        probs[:, 2] = 1 - probs[:, 0]
+        return probs
+
+    seen = []
+
+    def second(tensor: np.ndarray) -> np.ndarray:
+        seen.append(int((tensor.reshape(len(tensor), -1).max(1) > 0).sum()))  # the batch's crops, padding left out
+        return _one_hot(1)(tensor)
+
+    networks = _networks_with_fake_classifier(True)
+    networks._classifiers, networks.ensemble_below = [first, second], below
+    rgb = np.zeros((60, 80, 3), np.uint8)
+    rgb[:, :40] = 230
+    rgb[:, 40:] = 40
+    probs = networks.classify(rgb, np.array([[0, 0, 40, 60], [40, 0, 80, 60]], np.float32))
+    np.testing.assert_allclose(probs[:, 0], class_0, atol=1e-6)
+    np.testing.assert_allclose(probs.sum(1), 1, atol=1e-6)
+    assert sum(seen) == second_sees
+
+
+@pytest.mark.parametrize("below", [-0.1, 1.5, "0.9", True])
+def test_a_bad_ensemble_below_in_meta_is_refused(below):
+    from vision.twostage.backend import check_two_stage_meta
+
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "ensemble_below": below}}
+    with pytest.raises(ValueError, match="ensemble_below"):
+        check_two_stage_meta(meta, Path("model"))
+
+
 def _one_hot(class_id: int):
     def classifier(tensor: np.ndarray) -> np.ndarray:
         probs = np.zeros((len(tensor), len(CLASS_NAMES)), np.float32)
@@ -480,8 +517,8 @@ def test_an_unknown_classifier_size_is_refused():
 @pytest.mark.slow
 @pytest.mark.timeout(400)
 def test_an_exported_ensemble_of_one_classifier_twice_reads_as_that_classifier(boards, tmp_path):
-    """`train-two-stage export --extra-classifier` writes classifier_2/ and meta classifier.ensemble; averaging a
-    classifier with itself changes nothing; exporting again without it removes classifier_2/."""
+    """`train-two-stage export --extra-classifier` writes classifier_2/ and meta classifier.ensemble with its gate;
+    averaging a classifier with itself changes nothing; exporting again without it removes classifier_2/."""
     from vision.detector import TileDetector
     from vision.twostage.export import export_two_stage
 
@@ -491,10 +528,12 @@ def test_an_exported_ensemble_of_one_classifier_twice_reads_as_that_classifier(b
     detector, classifier = SHIPPED / "detector" / "model.pt", SHIPPED / "classifier" / "model.pt"
     single = export_two_stage(detector, classifier, tmp_path / "single", **settings)
     double = export_two_stage(detector, classifier, tmp_path / "double", extra_classifiers=[classifier], **settings)
-    assert json.loads((double / "meta.json").read_text())["classifier"]["ensemble"] == ["classifier_2"]
+    written = json.loads((double / "meta.json").read_text())["classifier"]
+    assert written["ensemble"] == ["classifier_2"] and written["ensemble_below"] == ENSEMBLE_BELOW
     assert (double / "classifier_2" / "model.onnx").is_file() and (double / "classifier_2" / "model_openvino").is_dir()
     image = np.asarray(Image.open(boards / "images/val/v0.png"))
     one, two = (TileDetector(d, backend="onnxruntime", conf=0.0).detect(image) for d in (single, double))
     np.testing.assert_allclose(two.class_probs, one.class_probs, atol=1e-5)
     export_two_stage(detector, classifier, double, **settings)
-    assert not (double / "classifier_2").exists() and "ensemble" not in json.loads((double / "meta.json").read_text())["classifier"]
+    written = json.loads((double / "meta.json").read_text())["classifier"]
+    assert not (double / "classifier_2").exists() and "ensemble" not in written and "ensemble_below" not in written

@@ -47,6 +47,7 @@ class ModelVersion(BaseModel):
     metrics: dict[str, Any] = Field(default_factory=dict)
     path: str  # relative to the models folder: "current" or "versions/<id>"
     sha256: str  # weights_digest: of model.pt, of both stages' model.pt, or of meta.json without weights
+    reads: str | None = None  # reading_digest (weights, recognizer and reading settings); None in older registries
     design: str = ONE_STAGE  # meta.json "design": one_stage (one 36-class detector) or two_stage
 
 
@@ -142,12 +143,14 @@ def load(models_dir: Path = MODELS_DIR) -> Registry:
 
 
 def _sync_current(models_dir: Path, registry: Registry) -> None:
-    """List a model that reached ``current`` outside the registry (e.g. `mjsnap export`) as a new version."""
+    """List a model that reached ``current`` outside the registry (e.g. `mjsnap export`, or its meta.json's reading
+    settings edited) as a new version."""
     current = models_dir / CURRENT
     if not (current / "meta.json").is_file():
         return
     listed = registry.version(registry.current) if registry.current else None
-    if listed is not None and listed.sha256 == weights_digest(current):
+    # same weights can read differently (meta's reading settings, characters/): both must match
+    if listed is not None and listed.sha256 == weights_digest(current) and listed.reads in (None, reading_digest(current)):
         return
     if listed is not None and listed.path == CURRENT:
         listed.path = ""  # its files were overwritten: it can no longer be rolled back to
@@ -175,6 +178,7 @@ def _entry_from_meta(model_dir: Path, relative: str) -> ModelVersion:
         metrics=dict(meta.get("metrics") or {}),
         path=relative,
         sha256=weights_digest(model_dir),
+        reads=reading_digest(model_dir),
         design=str(meta.get("design") or ONE_STAGE),
     )
 
@@ -262,7 +266,7 @@ def install(
     write_atomic(models_dir / CURRENT / "meta.json", (json.dumps(meta, indent=1, ensure_ascii=False) + "\n").encode())
     entry = ModelVersion(id=version_id, created=str(meta.get("created") or now()), data=data, command=meta["train_command"],
                          metrics=meta["metrics"], path=CURRENT, sha256=weights_digest(models_dir / CURRENT),
-                         design=str(meta.get("design") or ONE_STAGE))
+                         reads=reading_digest(models_dir / CURRENT), design=str(meta.get("design") or ONE_STAGE))
     registry.versions.append(entry)
     registry.current = version_id
     registry.history.append(version_id)

@@ -6,7 +6,7 @@ one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.det
     meta.json   {"design": "two_stage", "classes": [36], "imgsz": <detector imgsz>,
                  "detector": {"imgsz", "files"},
                  "classifier": {"imgsz", "batch", "margin", "half_turn_average", "face_floor", "extra_looks", "files",
-                                "ensemble"},
+                                "ensemble", "ensemble_below"},
                  ...}
     detector/   1-class YOLO11n (output (1, 5, anchors))
     classifier/ yolo11n-cls over the 36 classes (output (batch, 36) probabilities)
@@ -16,6 +16,11 @@ With classifier.ensemble (since 0.14.0: ["classifier_2"]), every crop is classif
 probabilities are averaged. Classifiers trained apart disagree most where a tile set is new to them, each in its own
 way: on the hold-out proxy (classifiers that never saw cmd, cmd val's real photos) two of them averaged made 706 tile
 errors where each alone made 787 and 820 (benchmarks/results/gpu_classifier/), at one more classifier run per batch.
+With classifier.ensemble_below (since 0.14.1: 0.9), the other classifiers read only the tiles whose best class the
+first classifier gives less than that, and are averaged in for those alone: on cmd val's photos at the product's
+confidence (benchmarks/results/ensemble_gate.md) that keeps 275 tile errors against 274 for every classifier on
+every tile (277 for the first alone) at 5.7 classifier batches a photo against 8.8 (4.3 alone); on the hold-out pair
+710 against 706 (788 alone), on generated photos (seed 3) 171 against 166 (186 alone). Absent, every tile.
 
 With classifier.half_turn_average (models from 0.5.0 on), each crop is classified upright and turned 180 degrees and
 the two probability vectors are averaged: the classifier learnt both ways up (tiles lie either way in a photo), and
@@ -68,6 +73,9 @@ MAX_CROPS = 100  # a photo of one hand with melds and discards holds far fewer t
 # gained less, two more looks for every tile (0.0, 0.06, 0.12) about the same at about twice the cost.
 FACE_FLOOR = 0.35
 EXTRA_LOOKS = {"below": 0.9, "margins": [0.0, 0.12]}
+# ... and with an ensemble; 0.5-0.9 kept the same share of the ensemble's gain on real photos, 0.9 the most on
+# generated ones, for half a classifier batch a photo more than 0.5 (benchmarks/results/ensemble_gate.md)
+ENSEMBLE_BELOW = 0.9
 
 
 def ensemble_folders(model_dir: Path) -> list[Path]:
@@ -94,6 +102,9 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
             f"{model_dir}/meta.json: classifier.extra_looks must be {{\"below\": a number in [0, 1], "
             f"\"margins\": a list of numbers in [0, 0.5]}}, not {extra_looks!r}"
         )
+    below = meta["classifier"].get("ensemble_below", 1.0)
+    if isinstance(below, bool) or not isinstance(below, (int, float)) or not 0 <= below <= 1:
+        raise ValueError(f"{model_dir}/meta.json: classifier.ensemble_below must be a number in [0, 1], not {below!r}")
     ensemble = meta["classifier"].get("ensemble", [])
     if not isinstance(ensemble, list) or not all(isinstance(n, str) and ENSEMBLE_FOLDER.fullmatch(n) for n in ensemble):
         raise ValueError(f"{model_dir}/meta.json: classifier.ensemble must be a list of folder names classifier_2, "
@@ -125,6 +136,7 @@ class TwoStageNetworks:
     characters: CharacterSettings | None = None  # the character recognizer's settings, when it is used
     face_floor = 0.0  # models before 0.12.0: a detection's confidence is the plain product
     extra_looks_below, extra_looks_margins = 0.0, ()  # ... and each tile is looked at once
+    ensemble_below = 1.0  # ... and every classifier of an ensemble reads every tile
     level_max_growth = MAX_GROWTH  # a level box over this many times the tile's own is not its box (deskew)
 
     def __init__(
@@ -155,6 +167,7 @@ class TwoStageNetworks:
         self._detector = _LOADERS[self.backend](self.model_dir / "detector")
         folders = ["classifier", *meta["classifier"].get("ensemble", [])]
         self._classifiers = [_LOADERS[self.backend](self.model_dir / folder) for folder in folders]
+        self.ensemble_below = float(meta["classifier"].get("ensemble_below", self.ensemble_below))
         if characters and meta.get("characters") is not None:
             try:
                 self.characters = CharacterSettings(**meta["characters"])
@@ -207,7 +220,7 @@ class TwoStageNetworks:
         under ``conf``)."""
         if not len(boxes):
             return np.zeros((0, len(CLASS_NAMES)), np.float32)
-        probs = self.look(rgb, boxes, (self.margin,))
+        probs = self.first_look(rgb, boxes)
         unsure = probs.max(1) < self.extra_looks_below
         if self.extra_looks_margins and unsure.any():
             again = self.look(rgb, boxes[unsure], self.extra_looks_margins)
@@ -242,22 +255,37 @@ class TwoStageNetworks:
         probs[~levelled] = self.classify(rgb, boxes[~levelled], detector_conf[~levelled])
         return probs
 
-    def look(self, rgb: np.ndarray, boxes: np.ndarray, margins: tuple[float, ...]) -> np.ndarray:
+    def first_look(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, 36) probabilities of every classifier averaged, at the box's margin. With classifier.ensemble_below
+        under 1, the other classifiers read only the tiles whose best class the first gives under it (the extra
+        looks, for the tiles still unsure, are read by every classifier)."""
+        if len(self._classifiers) == 1 or self.ensemble_below >= 1:
+            return self.look(rgb, boxes, (self.margin,))
+        probs = self.look(rgb, boxes, (self.margin,), self._classifiers[:1])
+        doubted = probs.max(1) < self.ensemble_below
+        if doubted.any():
+            others = self.look(rgb, boxes[doubted], (self.margin,), self._classifiers[1:])
+            members = len(self._classifiers)
+            probs[doubted] = (probs[doubted] + (members - 1) * others) / members
+        return probs
+
+    def look(self, rgb: np.ndarray, boxes: np.ndarray, margins: tuple[float, ...], classifiers: list | None = None) -> np.ndarray:
         """(N, 36) probabilities averaged over crops cut with each margin (and each turned 180 degrees when
-        half_turn_average), all classified in one run of batches."""
+        half_turn_average) and over the classifiers (all of them unless given), all classified in one run of batches."""
         crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, margin) for margin in margins for box in boxes])
         if self.half_turn_average:
             crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
-        return self._classify_crops(crops).reshape(-1, len(boxes), len(CLASS_NAMES)).mean(0)
+        classified = self._classify_crops(crops, classifiers or self._classifiers)
+        return classified.reshape(-1, len(boxes), len(CLASS_NAMES)).mean(0)
 
-    def _classify_crops(self, crops: np.ndarray) -> np.ndarray:
+    def _classify_crops(self, crops: np.ndarray, classifiers: list) -> np.ndarray:
         out = np.zeros((len(crops), len(CLASS_NAMES)), np.float32)
         for start in range(0, len(crops), self.batch):
             chunk = crops[start : start + self.batch]
             batch = np.zeros((self.batch, *chunk.shape[1:]), np.uint8)  # exports have a fixed batch size
             batch[: len(chunk)] = chunk
             tensor = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255)
-            probs = [np.asarray(classifier(tensor), dtype=np.float32) for classifier in self._classifiers]
+            probs = [np.asarray(classifier(tensor), dtype=np.float32) for classifier in classifiers]
             if any(p.shape != (self.batch, len(CLASS_NAMES)) for p in probs):
                 shapes = ", ".join(str(p.shape) for p in probs)
                 raise ValueError(f"{self.model_dir}/classifier ({self.backend}): output {shapes} is not ({self.batch}, 36)")

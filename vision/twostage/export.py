@@ -15,7 +15,7 @@ from typing import Any
 
 from scoring.tiles import CLASS_NAMES
 from vision.train import configure_offline, use_all_cores
-from vision.twostage.backend import DESIGN, EXTRA_LOOKS, FACE_FLOOR, ensemble_folders
+from vision.twostage.backend import DESIGN, ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR, ensemble_folders
 from vision.twostage.characters import FILE as CHARACTER_FILE
 from vision.twostage.characters import CharacterSettings
 from vision.twostage.crops import MARGIN, class_folder
@@ -87,8 +87,8 @@ def export_two_stage(
     extra_classifiers: Sequence[Path] = (),
 ) -> Path:
     """Write the two-stage model directory (replacing its stages) that TileDetector loads when meta says two_stage.
-    Each of `extra_classifiers` is exported beside the classifier (classifier_2/, ...) and averaged with it
-    (meta classifier.ensemble)."""
+    Each of `extra_classifiers` is exported beside the classifier (classifier_2/, ...) and averaged with it on the
+    tiles the classifier doubts (meta classifier.ensemble and ensemble_below)."""
     configure_offline()
     use_all_cores()
     model_dir = Path(model_dir)
@@ -133,7 +133,7 @@ def _export_ensemble(checkpoints: Sequence[Path], model_dir: Path, imgsz: int) -
     names = [f"classifier_{n}" for n in range(2, len(checkpoints) + 2)]
     for name, checkpoint in zip(names, checkpoints):
         _export_stage(checkpoint, model_dir / name, imgsz, CLASSIFIER_BATCH, _check_classifier_names)
-    return {"ensemble": names} if names else {}
+    return {"ensemble": names, "ensemble_below": ENSEMBLE_BELOW} if names else {}
 
 
 def _carry_characters(source: Path | None, model_dir: Path) -> dict:
