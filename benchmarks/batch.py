@@ -121,7 +121,7 @@ def main() -> None:
     finally:
         shutil.rmtree(work, ignore_errors=True)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    args.out.with_suffix(".json").write_text(json.dumps(result, indent=1) + "\n")
+    Path(f"{args.out}.json").write_text(json.dumps(result, indent=1) + "\n")
     lines = [
         "# mjsnap batch throughput",
         "",
@@ -143,7 +143,7 @@ def main() -> None:
         "",
         "Run: `.venv/bin/python benchmarks/batch.py " + " ".join(sys.argv[1:]) + "`",
     ]
-    args.out.with_suffix(".md").write_text("\n".join(lines) + "\n")
+    Path(f"{args.out}.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
 

@@ -340,6 +340,39 @@ def test_with_ensemble_below_the_other_classifiers_read_only_the_tiles_the_first
     assert sum(seen) == second_sees
 
 
+@pytest.mark.parametrize(("any_batch", "fed"), [(False, [4, 4]), (True, [4, 2])])
+def test_a_network_that_takes_any_batch_is_fed_the_crops_there_are_and_a_fixed_one_a_padded_batch(any_batch, fed):
+    """3 tiles, upright and turned: 6 crops in batches of 4. An ONNX export takes 4 rows only, so the last batch is
+    padded; an OpenVINO or PyTorch network (any_batch) runs the last 2 crops alone. The readings are the same."""
+    sizes = []
+
+    def classifier(tensor: np.ndarray) -> np.ndarray:
+        sizes.append(len(tensor))
+        return _one_hot(5)(tensor)
+
+    if any_batch:
+        classifier.any_batch = True
+    networks = _networks_with_fake_classifier(True)
+    networks._classifiers = [classifier]
+    probs = networks.classify(np.full((60, 120, 3), 128, np.uint8), np.array([[0, 0, 40, 60], [40, 0, 80, 60],
+                                                                             [80, 0, 120, 60]], np.float32))
+    assert sizes == fed
+    np.testing.assert_allclose(probs[:, 5], 1)
+
+
+@pytest.mark.parametrize("stage", ["classifier", "classifier_2"])
+def test_the_shipped_openvino_classifiers_read_a_short_batch_as_they_read_it_padded(stage):
+    from vision.detector import _openvino_network
+
+    if not (SHIPPED / stage / "model_openvino").is_dir():
+        pytest.skip(f"the shipped model has no {stage}/model_openvino")
+    network = _openvino_network(SHIPPED / stage)
+    crops = np.random.default_rng(0).random((16, 3, 64, 64), dtype=np.float32)
+    assert network.any_batch
+    np.testing.assert_allclose(network(crops[:3]), network(crops)[:3], atol=1e-6)
+    assert network(crops[:1]).shape == (1, len(CLASS_NAMES))
+
+
 @pytest.mark.parametrize("below", [-0.1, 1.5, "0.9", True])
 def test_a_bad_ensemble_below_in_meta_is_refused(below):
     from vision.twostage.backend import check_two_stage_meta

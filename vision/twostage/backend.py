@@ -279,16 +279,19 @@ class TwoStageNetworks:
         return classified.reshape(-1, len(boxes), len(CLASS_NAMES)).mean(0)
 
     def _classify_crops(self, crops: np.ndarray, classifiers: list) -> np.ndarray:
+        # ONNX exports take their fixed batch size only, so the last batch is padded; OpenVINO and PyTorch networks
+        # (vision.detector, `any_batch`) take the crops there are
+        padded = not all(getattr(classifier, "any_batch", False) for classifier in classifiers)
         out = np.zeros((len(crops), len(CLASS_NAMES)), np.float32)
         for start in range(0, len(crops), self.batch):
             chunk = crops[start : start + self.batch]
-            batch = np.zeros((self.batch, *chunk.shape[1:]), np.uint8)  # exports have a fixed batch size
+            batch = np.zeros((self.batch if padded else len(chunk), *chunk.shape[1:]), np.uint8)
             batch[: len(chunk)] = chunk
             tensor = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32) / np.float32(255)
             probs = [np.asarray(classifier(tensor), dtype=np.float32) for classifier in classifiers]
-            if any(p.shape != (self.batch, len(CLASS_NAMES)) for p in probs):
+            if any(p.shape != (len(batch), len(CLASS_NAMES)) for p in probs):
                 shapes = ", ".join(str(p.shape) for p in probs)
-                raise ValueError(f"{self.model_dir}/classifier ({self.backend}): output {shapes} is not ({self.batch}, 36)")
+                raise ValueError(f"{self.model_dir}/classifier ({self.backend}): output {shapes} is not ({len(batch)}, 36)")
             out[start : start + len(chunk)] = np.mean(probs, axis=0)[: len(chunk)]
         return out
 
