@@ -160,7 +160,10 @@ def markdown(result: dict) -> str:
         "tile (6 lines), paid only for each tile the classifier is unsure of that likely shows a character. Since "
         "0.12.0 an unsure tile (best class under extra_looks.below) also costs its extra looks (two more crops each "
         "way up, batched with the others), and a photo whose rows slant a second tile-detector pass (the level view); "
-        "*detect at imgsz* includes all of it.",
+        "*detect at imgsz* includes all of it. With an ensemble (meta classifier.ensemble, since 0.14.0) the "
+        "classifier column is every classifier on the batch; in detect() the others read only the tiles the first "
+        "doubts (classifier.ensemble_below, since 0.14.1). Since session 17 OpenVINO classifiers run a short batch "
+        "short; ONNX Runtime pads it to the export's 16.",
         "",
         "| backend | imgsz | network ms | tile detector ms | classifier, one batch of boxes ms | character reader, one tile ms | detect at imgsz ms | 12 MP JPEG end to end ms |",
         "|---|---|---|---|---|---|---|---|",
