@@ -12,10 +12,11 @@ one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.det
     classifier/ yolo11n-cls over the 36 classes (output (batch, 36) probabilities)
     classifier_2/ ...  more classifiers of the same input and output, when classifier.ensemble names them
 
-With classifier.ensemble (since 0.14.0: ["classifier_2"]), every crop is classified by each classifier and their
-probabilities are averaged. Classifiers trained apart disagree most where a tile set is new to them, each in its own
-way: on the hold-out proxy (classifiers that never saw cmd, cmd val's real photos) two of them averaged made 706 tile
-errors where each alone made 787 and 820 (benchmarks/results/gpu_classifier/), at one more classifier run per batch.
+With classifier.ensemble (since 0.14.0: ["classifier_2"]), a crop is classified by each classifier and their
+probabilities are averaged (since 0.14.1 only for the tiles the first classifier doubts, see below). Classifiers
+trained apart disagree most where a tile set is new to them, each in its own way: on the hold-out proxy
+(classifiers that never saw cmd, cmd val's real photos) two of them averaged made 706 tile errors where each alone
+made 787 and 820 (benchmarks/results/gpu_classifier/), at one more classifier run per batch.
 With classifier.ensemble_below (since 0.14.1: 0.9), the other classifiers read only the tiles whose best class the
 first classifier gives less than that, and are averaged in for those alone: on cmd val's photos at the product's
 confidence (benchmarks/results/ensemble_gate.md) that keeps 275 tile errors against 274 for every classifier on
