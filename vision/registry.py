@@ -105,15 +105,21 @@ def reading_digest(model_dir: Path) -> str:
     """sha256 of all that decides how a model directory reads a photo: its networks (weights_digest), its other
     files beside them (the character recognizer in characters/) and meta.json less its descriptive fields. Equal
     weights can read differently: 0.11.0 added characters/ to 0.10.0's networks, 0.12.0 reading settings to meta."""
+    return digests(model_dir)[1]
+
+
+def digests(model_dir: Path) -> tuple[str, str]:
+    """(weights_digest, reading_digest) of a model directory, its weights read once."""
     model_dir = Path(model_dir)
-    digest = hashlib.sha256(weights_digest(model_dir).encode())
+    weights = weights_digest(model_dir)
+    digest = hashlib.sha256(weights.encode())
     settings = {key: value for key, value in read_meta(model_dir).items() if key not in DESCRIPTIVE_META}
     digest.update(json.dumps(settings, sort_keys=True).encode())
     extras = model_dir / "characters"
     for path in sorted(extras.rglob("*")) if extras.is_dir() else []:
         if path.is_file():
             digest.update(path.relative_to(model_dir).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+    return weights, digest.hexdigest()
 
 
 def read_meta(model_dir: Path) -> dict:
@@ -149,9 +155,11 @@ def _sync_current(models_dir: Path, registry: Registry) -> None:
     if not (current / "meta.json").is_file():
         return
     listed = registry.version(registry.current) if registry.current else None
-    # same weights can read differently (meta's reading settings, characters/): both must match
-    if listed is not None and listed.sha256 == weights_digest(current) and listed.reads in (None, reading_digest(current)):
-        return
+    if listed is not None:
+        # same weights can read differently (meta's reading settings, characters/): both must match
+        weights, reads = digests(current)
+        if listed.sha256 == weights and listed.reads in (None, reads):
+            return
     if listed is not None and listed.path == CURRENT:
         listed.path = ""  # its files were overwritten: it can no longer be rolled back to
     entry = _entry_from_meta(current, CURRENT)
@@ -170,6 +178,7 @@ def save(registry: Registry, models_dir: Path = MODELS_DIR) -> Path:
 
 def _entry_from_meta(model_dir: Path, relative: str) -> ModelVersion:
     meta = read_meta(model_dir)
+    weights, reads = digests(model_dir)
     return ModelVersion(
         id=safe_version_id(str(meta.get("version") or "unversioned")),
         created=str(meta.get("created") or now()),
@@ -177,8 +186,8 @@ def _entry_from_meta(model_dir: Path, relative: str) -> ModelVersion:
         command=str(meta.get("train_command") or ""),
         metrics=dict(meta.get("metrics") or {}),
         path=relative,
-        sha256=weights_digest(model_dir),
-        reads=reading_digest(model_dir),
+        sha256=weights,
+        reads=reads,
         design=str(meta.get("design") or ONE_STAGE),
     )
 
@@ -264,9 +273,8 @@ def install(
     meta.update(version=version_id, data=data, train_command=command or meta.get("train_command", ""),
                 metrics={**(meta.get("metrics") or {}), **metrics})
     write_atomic(models_dir / CURRENT / "meta.json", (json.dumps(meta, indent=1, ensure_ascii=False) + "\n").encode())
-    entry = ModelVersion(id=version_id, created=str(meta.get("created") or now()), data=data, command=meta["train_command"],
-                         metrics=meta["metrics"], path=CURRENT, sha256=weights_digest(models_dir / CURRENT),
-                         reads=reading_digest(models_dir / CURRENT), design=str(meta.get("design") or ONE_STAGE))
+    entry = _entry_from_meta(models_dir / CURRENT, CURRENT)
+    entry.id = version_id  # the unique id written to meta.json (read back, a long one would be cut to 64)
     registry.versions.append(entry)
     registry.current = version_id
     registry.history.append(version_id)
