@@ -95,7 +95,7 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     if not isinstance(meta["classifier"].get("batch"), int) or meta["classifier"]["batch"] < 1:
         raise ValueError(f"{model_dir}/meta.json: classifier.batch must be a positive integer")
     floor = meta["classifier"].get("face_floor", 0.0)
-    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0 <= floor < 1:
+    if not (_is_number(floor, 1) and floor < 1):
         raise ValueError(f"{model_dir}/meta.json: classifier.face_floor must be a number in [0, 1), not {floor!r}")
     extra_looks = meta["classifier"].get("extra_looks")
     if extra_looks is not None and not _is_extra_looks(extra_looks):
@@ -104,7 +104,7 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
             f"\"margins\": a list of numbers in [0, 0.5]}}, not {extra_looks!r}"
         )
     below = meta["classifier"].get("ensemble_below", 1.0)
-    if isinstance(below, bool) or not isinstance(below, (int, float)) or not 0 <= below <= 1:
+    if not _is_number(below, 1):
         raise ValueError(f"{model_dir}/meta.json: classifier.ensemble_below must be a number in [0, 1], not {below!r}")
     ensemble = meta["classifier"].get("ensemble", [])
     if not isinstance(ensemble, list) or not all(isinstance(n, str) and ENSEMBLE_FOLDER.fullmatch(n) for n in ensemble):
@@ -118,16 +118,18 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
         raise ValueError(f"{model_dir}/meta.json: 'characters' must be an object (gate, kind_mass, floor)")
 
 
-def _is_extra_looks(entry) -> bool:
-    def number(value, high: float) -> bool:
-        return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= high
+def _is_number(value, high: float) -> bool:
+    """A number (not a bool) in [0, high]."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value <= high
 
+
+def _is_extra_looks(entry) -> bool:
     return (
         isinstance(entry, dict)
         and set(entry) == {"below", "margins"}
-        and number(entry["below"], 1)
+        and _is_number(entry["below"], 1)
         and isinstance(entry["margins"], list)
-        and all(number(margin, 0.5) for margin in entry["margins"])
+        and all(_is_number(margin, 0.5) for margin in entry["margins"])
     )
 
 
