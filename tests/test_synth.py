@@ -27,7 +27,9 @@ from vision.synth.layout import (
     in_line_with_row,
     layout_hand,
 )
+from vision.synth.drawn import scheme_pool
 from vision.synth.scene import SynthOptions, _visible_box, make_sample
+from vision.synth.tile import BACK_COLOURS, FACE_LIKE, back_unlike_face
 from vision.synth.writer import write_dataset
 
 SMALL = SynthOptions(imgsz_min=256, imgsz_max=384, tileart=None)
@@ -190,6 +192,58 @@ def test_an_art_style_draws_every_photo_from_that_set(shared: Path) -> None:
     assert {make_sample(2, i, only).scene["style"] for i in range(6)} == {"gleitz"}
     with pytest.raises(ValueError, match="art style 'mahjongsoul' is not one of the art sets present: fluffy_regular"):
         SynthOptions(tileart=shared / "tileart", art_style="mahjongsoul")
+
+
+def _distance(a, b) -> float:
+    return float(np.linalg.norm(np.subtract(a, b, dtype=float)))
+
+
+# the drawn sets' faces, fluffystuff's ivory and dark faces, plain white
+FACE_COLOURS = sorted({s.face for s in scheme_pool()} | {(244, 242, 236), (40, 40, 44), (255, 255, 255)})
+
+
+@pytest.mark.parametrize("face", FACE_COLOURS)
+def test_a_face_down_tile_never_passes_for_a_blank_face(face) -> None:
+    for back in BACK_COLOURS:
+        chosen = back_unlike_face(back, face)
+        assert _distance(chosen, face) >= FACE_LIKE
+        assert chosen == back or _distance(back, face) < FACE_LIKE  # a back unlike the face is kept as drawn
+
+
+@pytest.mark.parametrize(("back", "face", "expected"), [
+    ((40, 40, 40), (40, 40, 44), BACK_COLOURS[0]),  # black back on a dark-faced set: the next colour, green
+    ((40, 40, 40), (246, 242, 228), (40, 40, 40)),  # on an ivory set black stays
+    ((30, 130, 70), (246, 242, 228), (30, 130, 70)),
+])
+def test_back_unlike_face(back, face, expected) -> None:
+    assert back_unlike_face(back, face) == expected
+
+
+def test_no_back_colour_is_ivory() -> None:
+    ivory = [s.face for s in scheme_pool()]
+    assert all(_distance(back, face) >= FACE_LIKE for back in BACK_COLOURS for face in ivory if min(face) > 150)
+
+
+def test_face_down_tiles_of_a_dark_faced_set_are_not_dark(shared: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every photo drawn with a black back: on the dark-faced set its face-down tiles still differ from its faces."""
+    drawn = scene_module.random_look
+    monkeypatch.setattr(scene_module, "random_look", lambda rng: replace(drawn(rng), back=(40, 40, 40)))
+    options = SynthOptions(imgsz_min=320, imgsz_max=384, tileart=shared / "tileart", art_style="fluffy_black")
+    photos = 0
+    for index in range(20):
+        sample = make_sample(4, index, options)
+        means = {True: [], False: []}
+        for tile in sample.tiles:
+            x1, y1, x2, y2 = (int(round(v)) for v in tile.box)
+            w, h = x2 - x1, y2 - y1
+            core = sample.image[y1 + h // 3 : y2 - h // 3, x1 + w // 3 : x2 - w // 3].reshape(-1, 3)
+            if len(core):
+                means[tile.cls == BACK].append(core.mean(axis=0))
+        if means[True] and means[False]:
+            photos += 1
+            gap = _distance(np.mean(means[True], axis=0), np.mean(means[False], axis=0))
+            assert gap > 30, (index, gap)
+    assert photos >= 3
 
 
 def test_an_art_style_needs_the_tile_art(tmp_path: Path) -> None:

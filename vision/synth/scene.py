@@ -31,7 +31,7 @@ from vision.synth.faces import FaceSet, pick_face_set
 from vision.synth.hands import HandSpec, random_hand
 from vision.synth.layout import SPACINGS, Geometry, Placement, add_extras, footprint, layout_hand
 from vision.synth.occluders import finger_shadow, random_fingers
-from vision.synth.tile import TileLook, border_colour, random_look, render_standing, render_tile
+from vision.synth.tile import TileLook, back_unlike_face, border_colour, random_look, render_standing, render_tile
 
 MIN_VISIBLE = 0.6
 MIN_SIDE_PX = 4.0
@@ -116,7 +116,8 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
     hand = random_hand(rng)
     faces = pick_face_set(rng, options.tileart, options.art_style)
     look = random_look(rng)
-    look = replace(look, body=border_colour(faces.face(0, rng)))  # the body matches the set's face colour
+    body = border_colour(faces.face(0, rng))  # the body matches the set's face colour
+    look = replace(look, body=body, back=back_unlike_face(look.back, body))
     pose = random_pose(rng, options.max_tilt)
     geom = _geometry(look, pose)
     standing = pose.tilt >= 30 and rng.random() < 0.3

@@ -1,0 +1,192 @@
+"""Does an ivory back colour teach a classifier to read a real framed or blank 白 as a face-down tile?
+
+Until session 18 one back colour in twelve (vision.synth.tile.BACK_COLOURS) was ivory (240, 236, 225): a
+face-down tile as pale as the face, that is a blank 白 drawn with the label `back`. This benchmark trains the
+hold-out proxy's crop classifier (synthetic crops only, from mahjong-detector's backbone: real photos are then a
+tile set it never saw) twice per seed, on crops drawn by the generator as it was (arm `ivory`) and as it is
+(arm `today`: no ivory back, and a back never as dark as a dark-faced set's face), and reads real crops with both.
+
+Per seed and arm: vision.twostage.fastcls for --epochs on crops that scripts/gpu_classifier.py's first stage draws
+on 2 workers for --seconds, at most --per-class training crops a class (seeds SEED and SEED+1, as that script
+numbers its workers); then top-1, per-class recall and top confusions on the real crops (--real, class folders of
+crops cut from real photos, e.g. cmd val as `scripts/gpu_classifier.py prepare` writes them) and on the arm's own
+generated val crops. Every run is kept in WORK/SEED_ARM.json, so an interrupted benchmark continues.
+
+    .venv/bin/python benchmarks/back_colours.py [--seeds 100,200] [--seconds 150] [--per-class 500] [--epochs 8]
+        [--real .devcarry/cmd_crops/val] [--tileart ../shared/tileart] [--work work/back_colours] [--out back_colours]
+
+Writes benchmarks/results/OUT.json and OUT.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import importlib.util
+import json
+import os
+import platform
+import sys
+import tempfile
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scoring.tiles import CLASS_NAMES  # noqa: E402
+from vision.synth import scene, tile  # noqa: E402
+
+IVORY = (240, 236, 225)
+ARMS = ("ivory", "today")
+REAL_PREFIX = "real_"
+
+
+@contextlib.contextmanager
+def generator_as(arm: str):
+    """`ivory`: the back colours as drawn before session 18 (ivory tenth of twelve, any back on any face)."""
+    if arm == "today":
+        yield
+        return
+    saved = tile.BACK_COLOURS, scene.back_unlike_face
+    tile.BACK_COLOURS = (*saved[0][:10], IVORY, *saved[0][10:])
+    scene.back_unlike_face = lambda back, face: back
+    try:
+        yield
+    finally:
+        tile.BACK_COLOURS, scene.back_unlike_face = saved
+
+
+def _crop_script():
+    spec = importlib.util.spec_from_file_location("gpu_classifier", REPO / "scripts" / "gpu_classifier.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def link_real(real: Path, val: Path) -> int:
+    """Hard-link the real crops into the val class folders under names starting with REAL_PREFIX."""
+    count = 0
+    for folder in sorted(p for p in real.iterdir() if p.is_dir()):
+        (val / folder.name).mkdir(parents=True, exist_ok=True)
+        for path in sorted(folder.iterdir()):
+            os.link(path, val / folder.name / f"{REAL_PREFIX}{path.name}")
+            count += 1
+    return count
+
+
+def read_crops(model, images: np.ndarray, labels: np.ndarray) -> dict:
+    from vision.twostage.fastcls import predict_classes
+
+    predicted = predict_classes(model, images)
+    wrong = Counter((CLASS_NAMES[a], CLASS_NAMES[b]) for a, b in zip(labels, predicted) if a != b)
+    back = CLASS_NAMES.index("back")
+    return {
+        "crops": int(len(labels)),
+        "top1": round(float((predicted == labels).mean()), 4),
+        "read_as_back": int(((predicted == back) & (labels != back)).sum()),
+        "recall": {name: round(float((predicted[labels == i] == i).mean()), 3)
+                   for i, name in enumerate(CLASS_NAMES) if (labels == i).any()},
+        "top_confusions": [[f"{a}->{b}", n] for (a, b), n in wrong.most_common(10)],
+    }
+
+
+def run_arm(seed: int, arm: str, args: argparse.Namespace, start: Path, work: Path) -> dict:
+    import torch
+
+    from vision.twostage.fastcls import load_split, train_fast_classifier
+
+    crops_script = _crop_script()
+    crops_script.FIRST_SEED = seed
+    with tempfile.TemporaryDirectory(prefix="mjsnap-backs-", dir=work) as tmp:
+        crops = Path(tmp) / "crops"
+        with generator_as(arm):
+            stats = crops_script.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), per_class=args.per_class)
+        link_real(args.real, crops / "val")
+        run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs, batch=128,
+                                    lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2, seed=seed)
+        model = torch.load(str(run / "weights" / "last.pt"), map_location="cpu", weights_only=False)["model"].float()
+        images, labels, names = load_split(crops / "val")
+        real = np.array([n.startswith(REAL_PREFIX) for n in names])
+        return {"seed": seed, "arm": arm, "photos": sum(s["photos"] for s in stats),
+                "training_crops": sum(s["train"] for s in stats),
+                "real": read_crops(model, images[real], labels[real]),
+                "generated": read_crops(model, images[~real], labels[~real])}
+
+
+def markdown(result: dict) -> str:
+    s = result["settings"]
+    lines = [
+        f"# Back colours and the hold-out classifier ({result['date']})", "",
+        f"`benchmarks/back_colours.py`: per seed, the hold-out proxy's classifier (yolo11n-cls from mahjong-detector's "
+        f"backbone, {s['epochs']} epochs, synthetic crops only: {s['seconds']:g} s of drawing on 2 workers, at most "
+        f"{s['per_class']} training crops a class) trained on crops of the generator as it was before session 18 "
+        f"(`ivory`: one back colour in twelve ivory) and as it is (`today`), then read on {s['real_crops']} real crops "
+        f"(`{s['real']}`) and on the arm's own generated val crops. {result['machine']}.", "",
+        "| seed | arm | real top-1 | real `P` recall | real read as `back` | real top confusions | generated top-1 "
+        "| generated `P` / `back` recall | note |",
+        "|---|---|---:|---:|---:|---|---:|---|---|",
+    ]
+    for r in result["runs"]:
+        real, gen = r["real"], r["generated"]
+        confusions = ", ".join(f"{c} {n}" for c, n in real["top_confusions"][:4])
+        lines.append(f"| {r['seed']} | {r['arm']} | {real['top1']:.4f} | {real['recall'].get('P', float('nan')):.3f} | "
+                     f"{real['read_as_back']} | {confusions} | {gen['top1']:.4f} | "
+                     f"{gen['recall'].get('P', float('nan')):.3f} / {gen['recall'].get('back', float('nan')):.3f} | "
+                     f"{r.get('note', '')} |")
+    for arm in ARMS:
+        runs = [r for r in result["runs"] if r["arm"] == arm]
+        if runs:
+            lines.append(f"| mean | {arm} | {np.mean([r['real']['top1'] for r in runs]):.4f} | "
+                         f"{np.mean([r['real']['recall'].get('P', np.nan) for r in runs]):.3f} | "
+                         f"{np.mean([r['real']['read_as_back'] for r in runs]):.1f} | | "
+                         f"{np.mean([r['generated']['top1'] for r in runs]):.4f} | | |")
+    lines += ["", "Generated val crops are each arm's own (the `ivory` arm's include ivory backs), so that column "
+              "compares each classifier with the photos it was drawn for, not the two on the same crops."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seeds", default="100,200")
+    parser.add_argument("--seconds", type=float, default=150)
+    parser.add_argument("--per-class", type=int, default=500)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--minutes", type=float, default=40, help="training wall-time cap per run")
+    parser.add_argument("--real", type=Path, default=REPO / ".devcarry" / "cmd_crops" / "val")
+    parser.add_argument("--tileart", type=Path, default=REPO.parent / "shared" / "tileart")
+    parser.add_argument("--work", type=Path, default=REPO / "work" / "back_colours")
+    parser.add_argument("--out", default="back_colours", help="results name under benchmarks/results")
+    args = parser.parse_args()
+    for path, what in ((args.real, "real crops (class folders)"), (args.tileart, "the tile art")):
+        if not path.is_dir():
+            raise SystemExit(f"{path} does not exist: --{'real' if path == args.real else 'tileart'} names {what}")
+    os.environ.setdefault("YOLO_CONFIG_DIR", tempfile.mkdtemp(prefix="mjsnap-yolo-"))
+    from mjsnap.commands.train import PRETRAINED_MAHJONG_DETECTOR, _pretrained_start
+
+    start = _pretrained_start(PRETRAINED_MAHJONG_DETECTOR)
+    args.work.mkdir(parents=True, exist_ok=True)
+    runs = []
+    for seed in (int(s) for s in args.seeds.split(",")):
+        for arm in ARMS:
+            kept = args.work / f"{seed}_{arm}.json"
+            if not kept.is_file():  # written whole once the run ends, so a kept file is a finished run
+                kept.write_text(json.dumps(run_arm(seed, arm, args, start, args.work), indent=1))
+            runs.append(json.loads(kept.read_text()))
+            print(json.dumps({k: runs[-1][k] for k in ("seed", "arm")} | {"real_top1": runs[-1]["real"]["top1"]}),
+                  flush=True)
+    settings = {"seeds": args.seeds, "seconds": args.seconds, "per_class": args.per_class, "epochs": args.epochs,
+                "real": os.path.relpath(args.real, REPO), "real_crops": runs[0]["real"]["crops"]}
+    result = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"), "settings": settings,
+              "machine": f"{platform.machine()}, {os.cpu_count()} cores", "runs": runs}
+    folder = REPO / "benchmarks" / "results"
+    (folder / f"{args.out}.json").write_text(json.dumps(result, indent=1))
+    (folder / f"{args.out}.md").write_text(markdown(result))
+    print(markdown(result))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,57 @@
+"""benchmarks/back_colours.py draws its `ivory` arm as the generator did before session 18, and only inside the arm."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+
+from vision.synth import scene, tile
+from vision.synth.scene import SynthOptions, make_sample
+
+SPEC = importlib.util.spec_from_file_location("back_colours", Path(__file__).parent.parent / "benchmarks" / "back_colours.py")
+back_colours = importlib.util.module_from_spec(SPEC)
+SPEC.loader.exec_module(back_colours)
+SMALL = SynthOptions(imgsz_min=256, imgsz_max=320, tileart=None)
+
+
+def test_the_ivory_arm_draws_the_old_back_colours_and_restores_todays() -> None:
+    today = tile.BACK_COLOURS
+    assert back_colours.IVORY not in today
+    with back_colours.generator_as("ivory"):
+        assert len(tile.BACK_COLOURS) == 12 and tile.BACK_COLOURS[10] == back_colours.IVORY
+        assert scene.back_unlike_face((40, 40, 40), (40, 40, 44)) == (40, 40, 40)  # no rule for dark faces then
+        with_ivory = [make_sample(5, i, SMALL) for i in range(3)]
+    assert tile.BACK_COLOURS == today and scene.back_unlike_face((40, 40, 40), (40, 40, 44)) != (40, 40, 40)
+    with back_colours.generator_as("today"):
+        assert tile.BACK_COLOURS == today
+    # the arms draw the same photos but for the back colour: same size, same labels
+    now = [make_sample(5, i, SMALL) for i in range(3)]
+    assert [(a.image.shape, a.tiles) for a in with_ivory] == [(b.image.shape, b.tiles) for b in now]
+
+
+def test_real_crops_are_linked_under_their_prefix(tmp_path: Path) -> None:
+    real = tmp_path / "real"
+    (real / "33_P").mkdir(parents=True)
+    (real / "33_P" / "a.jpg").write_bytes(b"x")
+    (real / "00_1m").mkdir()
+    (real / "00_1m" / "b.jpg").write_bytes(b"y")
+    assert back_colours.link_real(real, tmp_path / "val") == 2
+    assert sorted(p.name for p in (tmp_path / "val").rglob("*.jpg")) == ["real_a.jpg", "real_b.jpg"]
+
+
+def test_read_crops_counts_tiles_read_as_back() -> None:
+    class Fixed:  # a "model" whose prediction is the back class for every crop
+        def __call__(self, x):
+            import torch
+
+            out = torch.zeros((len(x), 36))
+            out[:, 34] = 1
+            return out
+
+        def eval(self):
+            return self
+
+    labels = np.array([33, 33, 34])
+    read = back_colours.read_crops(Fixed(), np.zeros((3, 8, 8, 3), np.uint8), labels)
+    assert read["read_as_back"] == 2 and read["recall"] == {"P": 0.0, "back": 1.0}
+    assert read["top_confusions"] == [["P->back", 2]]
