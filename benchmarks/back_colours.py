@@ -63,6 +63,7 @@ def generator_as(arm: str):
 def _crop_script():
     spec = importlib.util.spec_from_file_location("gpu_classifier", REPO / "scripts" / "gpu_classifier.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its workers are pickled by module name
     spec.loader.exec_module(module)
     return module
 
@@ -100,11 +101,10 @@ def run_arm(seed: int, arm: str, args: argparse.Namespace, start: Path, work: Pa
     from vision.twostage.fastcls import load_split, train_fast_classifier
 
     crops_script = _crop_script()
-    crops_script.FIRST_SEED = seed
     with tempfile.TemporaryDirectory(prefix="mjsnap-backs-", dir=work) as tmp:
         crops = Path(tmp) / "crops"
         with generator_as(arm):
-            stats = crops_script.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), per_class=args.per_class)
+            stats = crops_script.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
         link_real(args.real, crops / "val")
         run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs, batch=128,
                                     lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2, seed=seed)

@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO))
 
 VAL_EVERY = 40  # every 40th photo of a worker is cut for val
 WORKER_GROUPS = ((512, 800, "any"), (512, 800, "any"), (512, 1024, "conventional"), (1100, 1600, "any"))
-FIRST_SEED = 100  # the shipped recipe's seeds are 1-9; val sets are seeds 1, 3, 9 and 21
+FIRST_SEED = 100  # the shipped recipe's seeds are 1-9; val sets are seeds 1, 3, 9 and 21; 0.15.0's crops start at 300
 
 
 def synth_worker(job: tuple) -> dict:
@@ -90,9 +90,10 @@ def synth_worker(job: tuple) -> dict:
             "per_class_train": {class_folder(c): k for c, k in sorted(per_class_train.items())}}
 
 
-def make_synthetic_crops(out: Path, workers: int, seconds: float, tileart: str | None, per_class: int | None = None) -> list[dict]:
+def make_synthetic_crops(out: Path, workers: int, seconds: float, tileart: str | None, per_class: int | None = None,
+                         first_seed: int = FIRST_SEED) -> list[dict]:
     """`per_class`: most training crops of a class over all workers (a frequent class, such as face-down tiles, would
-    otherwise outnumber the rare ones many times)."""
+    otherwise outnumber the rare ones many times). Worker k draws the stream of seed first_seed + k."""
     from scoring.tiles import CLASS_NAMES
     from vision.twostage.crops import class_folder
 
@@ -101,7 +102,7 @@ def make_synthetic_crops(out: Path, workers: int, seconds: float, tileart: str |
             (out / split / class_folder(cls)).mkdir(parents=True, exist_ok=True)
     deadline = time.time() + seconds
     cap = None if per_class is None else -(-per_class // workers)
-    jobs = [(FIRST_SEED + k, WORKER_GROUPS[k % len(WORKER_GROUPS)], tileart, str(out), deadline, cap) for k in range(workers)]
+    jobs = [(first_seed + k, WORKER_GROUPS[k % len(WORKER_GROUPS)], tileart, str(out), deadline, cap) for k in range(workers)]
     with get_context("fork").Pool(workers) as pool:
         return pool.map(synth_worker, jobs, chunksize=1)
 
@@ -212,6 +213,7 @@ def main() -> None:
     parser.add_argument("--fold-start", type=Path, help="mahjong-detector's converted checkpoint (vision.pretrained)")
     parser.add_argument("--workers", type=int, default=os.cpu_count())
     parser.add_argument("--synth-seconds", type=float, default=150)
+    parser.add_argument("--first-seed", type=int, default=FIRST_SEED, help="worker k draws synthetic seed FIRST_SEED+k")
     parser.add_argument("--per-class", type=int, help="most synthetic training crops of one class (default: no cap)")
     parser.add_argument("--cmd-repeat", type=int, default=1, help="times each cmd train crop is in the full runs' crops")
     parser.add_argument("--train-minutes", type=float, default=4.5)
@@ -238,7 +240,8 @@ def main() -> None:
         summary["elapsed_s"] = round(time.time() - started, 1)
         (results / "summary.json").write_text(json.dumps(summary, indent=1) + "\n")
 
-    summary["synth"] = make_synthetic_crops(work / "fold", args.workers, args.synth_seconds, args.tileart, args.per_class)
+    summary["synth"] = make_synthetic_crops(work / "fold", args.workers, args.synth_seconds, args.tileart, args.per_class,
+                                            args.first_seed)
     summary["synth_s"] = round(time.time() - started, 1)
     print(f"[gpu run] synthetic crops in {summary['synth_s']} s: "
           f"{sum(w['photos'] for w in summary['synth'])} photos, {sum(w['train'] for w in summary['synth'])} train crops", flush=True)

@@ -55,3 +55,10 @@ def test_read_crops_counts_tiles_read_as_back() -> None:
     read = back_colours.read_crops(Fixed(), np.zeros((3, 8, 8, 3), np.uint8), labels)
     assert read["read_as_back"] == 2 and read["recall"] == {"P": 0.0, "back": 1.0}
     assert read["top_confusions"] == [["P->back", 2]]
+
+
+def test_the_crop_script_loads_so_its_workers_can_be_forked() -> None:
+    import pickle
+
+    script = back_colours._crop_script()
+    assert pickle.loads(pickle.dumps(script.synth_worker)) is script.synth_worker

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 import time
 from pathlib import Path
 
@@ -19,8 +20,10 @@ REPO = Path(__file__).resolve().parent.parent
 def gpu_run():
     spec = importlib.util.spec_from_file_location("gpu_classifier", REPO / "scripts" / "gpu_classifier.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its workers are pickled by module name
     spec.loader.exec_module(module)
-    return module
+    yield module
+    sys.modules.pop(spec.name, None)
 
 
 def test_synthetic_crops_are_capped_per_class_and_every_40th_photo_is_val(gpu_run, tmp_path):
@@ -86,3 +89,9 @@ def test_prepare_keeps_a_seeded_share_of_the_club_crops_as_named_jpegs(gpu_run, 
     assert again == report  # the share is seeded
     assert report["tileart"] == (shared_tileart() is not None)
     assert (tmp_path / "out" / "mahjong_detector_yolo11n.pt").stat().st_size > 4_000_000
+
+
+def test_workers_draw_the_streams_from_the_first_seed(gpu_run, tmp_path):
+    stats = gpu_run.make_synthetic_crops(tmp_path, 2, 1.0, None, per_class=1, first_seed=300)
+    assert [s["seed"] for s in stats] == [300, 301]
+    assert all(name.startswith(("syn300_", "syn301_")) for name in (p.name for p in tmp_path.rglob("*.png")))
