@@ -31,8 +31,8 @@ class TileLook:
 
 
 # No ivory back: a face-down tile as pale as the face is a blank 白 drawn with the label `back`. With one in the
-# list, classifiers trained on synthetic tiles alone read cmd's framed 白 as face-down tiles (P recall 0.20 in
-# one of two runs; benchmarks/results/back_colours.md).
+# list, classifiers trained on synthetic tiles alone read cmd's real framed 白 as face-down tiles more often
+# (56 against 30 a run over four seeds; benchmarks/results/back_colours.md).
 BACK_COLOURS: tuple[RGB, ...] = (
     (30, 130, 70), (20, 90, 60), (40, 90, 170), (30, 60, 130), (230, 180, 40), (230, 130, 30), (200, 50, 50),
     (230, 120, 150), (120, 60, 160), (70, 160, 190), (40, 40, 40),
