@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import importlib.util
 import json
 import os
 import platform
@@ -38,6 +37,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scoring.tiles import CLASS_NAMES  # noqa: E402
+from scripts import gpu_classifier  # noqa: E402  (imported by name, so its forked crop workers unpickle)
 from vision.synth import scene, tile  # noqa: E402
 
 IVORY = (240, 236, 225)
@@ -58,14 +58,6 @@ def generator_as(arm: str):
         yield
     finally:
         tile.BACK_COLOURS, scene.back_unlike_face = saved
-
-
-def _crop_script():
-    spec = importlib.util.spec_from_file_location("gpu_classifier", REPO / "scripts" / "gpu_classifier.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # its workers are pickled by module name
-    spec.loader.exec_module(module)
-    return module
 
 
 def link_real(real: Path, val: Path) -> int:
@@ -100,11 +92,10 @@ def run_arm(seed: int, arm: str, args: argparse.Namespace, start: Path, work: Pa
 
     from vision.twostage.fastcls import load_split, train_fast_classifier
 
-    crops_script = _crop_script()
     with tempfile.TemporaryDirectory(prefix="mjsnap-backs-", dir=work) as tmp:
         crops = Path(tmp) / "crops"
         with generator_as(arm):
-            stats = crops_script.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
+            stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
         link_real(args.real, crops / "val")
         run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs, batch=128,
                                     lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2, seed=seed)

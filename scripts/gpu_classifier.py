@@ -47,7 +47,7 @@ sys.path.insert(0, str(REPO))
 
 VAL_EVERY = 40  # every 40th photo of a worker is cut for val
 WORKER_GROUPS = ((512, 800, "any"), (512, 800, "any"), (512, 1024, "conventional"), (1100, 1600, "any"))
-FIRST_SEED = 100  # the shipped recipe's seeds are 1-9; val sets are seeds 1, 3, 9 and 21; 0.15.0's crops start at 300
+FIRST_SEED = 100  # the shipped recipe's seeds are 1-9; val sets are seeds 1, 3, 9 and 21; candidate 0.15.0's started at 300
 
 
 def synth_worker(job: tuple) -> dict:

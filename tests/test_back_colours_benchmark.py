@@ -57,8 +57,8 @@ def test_read_crops_counts_tiles_read_as_back() -> None:
     assert read["top_confusions"] == [["P->back", 2]]
 
 
-def test_the_crop_script_loads_so_its_workers_can_be_forked() -> None:
+def test_the_crop_script_is_imported_so_its_workers_can_be_forked() -> None:
     import pickle
 
-    script = back_colours._crop_script()
-    assert pickle.loads(pickle.dumps(script.synth_worker)) is script.synth_worker
+    worker = back_colours.gpu_classifier.synth_worker
+    assert pickle.loads(pickle.dumps(worker)) is worker
