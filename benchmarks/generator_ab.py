@@ -1,0 +1,244 @@
+"""Does one change to the generator teach the hold-out classifier to read a real tile set better?
+
+The hold-out proxy's crop classifier (synthetic crops only, from mahjong-detector's backbone: real photos are then a
+tile set it never saw) is trained twice per seed, on crops drawn by the generator as it was before the change (the
+experiment's old arm) and as it is (arm `today`), and both read the same real crops. Experiments (--experiment):
+
+- `back_colours` (session 18), arms `ivory` / `today`: until then one back colour in twelve
+  (vision.synth.tile.BACK_COLOURS) was ivory (240, 236, 225), a face-down tile as pale as the face, that is a blank
+  白 drawn with the label `back`; and a back could be as dark as a dark-faced set's face.
+- `sticks` (session 19), arms `bars` / `today`: until then every drawn set drew its bamboo sticks as filled bars,
+  green and blue mixed, the two sticks of 2-bamboo touching (vision.synth.drawn.STICK_STYLES, STICK_INKS).
+
+Per seed and arm: vision.twostage.fastcls for --epochs on crops that scripts/gpu_classifier.py's first stage draws
+on 2 workers for --seconds, at most --per-class training crops a class (seeds SEED and SEED+1, as that script
+numbers its workers); then top-1, per-class recall and top confusions on the real crops (--real, class folders of
+crops cut from real photos, e.g. cmd val as `scripts/gpu_classifier.py prepare` writes them) and on the arm's own
+generated val crops. Every run is kept in WORK/EXPERIMENT/SEED_ARM.json, so an interrupted benchmark continues.
+
+    .venv/bin/python benchmarks/generator_ab.py --experiment sticks [--seeds 100,200] [--seconds 150]
+        [--per-class 500] [--epochs 8] [--real .devcarry/cmd_crops/val] [--tileart ../shared/tileart] [--work work]
+
+Writes benchmarks/results/EXPERIMENT.json and EXPERIMENT.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import platform
+import sys
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+import numpy as np
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from scoring.tiles import CLASS_NAMES  # noqa: E402
+from scripts import gpu_classifier  # noqa: E402  (imported by name, so its forked crop workers unpickle)
+from vision.synth import drawn, faces, scene, tile  # noqa: E402
+
+IVORY = (240, 236, 225)
+REAL_PREFIX = "real_"
+TODAY = "today"
+
+
+@contextlib.contextmanager
+def with_ivory_backs():
+    """The back colours as drawn before session 18: ivory tenth of twelve, any back on any face."""
+    saved = tile.BACK_COLOURS, scene.back_unlike_face
+    tile.BACK_COLOURS = (*saved[0][:10], IVORY, *saved[0][10:])
+    scene.back_unlike_face = lambda back, face: back
+    try:
+        yield
+    finally:
+        tile.BACK_COLOURS, scene.back_unlike_face = saved
+
+
+@contextlib.contextmanager
+def with_bar_sticks():
+    """Bamboo sticks as drawn before session 19: filled bars, green and blue mixed, full length, in every set."""
+    saved = faces.scheme_pool
+    bars = tuple(replace(s, stick="bar", stick_ink="mixed", stick_length=1.0) for s in drawn.scheme_pool())
+    faces.scheme_pool = lambda: bars
+    try:
+        yield
+    finally:
+        faces.scheme_pool = saved
+
+
+@dataclass(frozen=True)
+class Experiment:
+    old_arm: str  # the name of the arm drawn the old way
+    old_generator: object  # a context manager factory: inside it, the generator draws the old way
+    focus: tuple[str, ...]  # the classes the change is about: their real recall is reported
+    title: str
+
+    @property
+    def arms(self) -> tuple[str, str]:
+        return self.old_arm, TODAY
+
+
+EXPERIMENTS = {
+    "back_colours": Experiment("ivory", with_ivory_backs, ("P",), "Back colours and the hold-out classifier"),
+    "sticks": Experiment("bars", with_bar_sticks, tuple(f"{r}s" for r in range(2, 10)),
+                         "Bamboo sticks and the hold-out classifier"),
+}
+
+
+@contextlib.contextmanager
+def generator_as(experiment: Experiment, arm: str):
+    if arm not in experiment.arms:
+        raise ValueError(f"unknown arm {arm!r}; expected one of {experiment.arms}")
+    with contextlib.nullcontext() if arm == TODAY else experiment.old_generator():
+        yield
+
+
+def link_real(real: Path, val: Path) -> int:
+    """Hard-link the real crops into the val class folders under names starting with REAL_PREFIX."""
+    count = 0
+    for folder in sorted(p for p in real.iterdir() if p.is_dir()):
+        (val / folder.name).mkdir(parents=True, exist_ok=True)
+        for path in sorted(folder.iterdir()):
+            os.link(path, val / folder.name / f"{REAL_PREFIX}{path.name}")
+            count += 1
+    return count
+
+
+def read_crops(model, images: np.ndarray, labels: np.ndarray) -> dict:
+    from vision.twostage.fastcls import predict_classes
+
+    predicted = predict_classes(model, images)
+    wrong = Counter((CLASS_NAMES[a], CLASS_NAMES[b]) for a, b in zip(labels, predicted) if a != b)
+    back = CLASS_NAMES.index("back")
+    return {
+        "crops": int(len(labels)),
+        "top1": round(float((predicted == labels).mean()), 4),
+        "read_as_back": int(((predicted == back) & (labels != back)).sum()),
+        "recall": {name: round(float((predicted[labels == i] == i).mean()), 3)
+                   for i, name in enumerate(CLASS_NAMES) if (labels == i).any()},
+        "top_confusions": [[f"{a}->{b}", n] for (a, b), n in wrong.most_common(10)],
+        "confusions": {f"{a}->{b}": n for (a, b), n in wrong.most_common()},
+    }
+
+
+def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespace, start: Path,
+            work: Path) -> dict:
+    import torch
+
+    from vision.twostage.fastcls import load_split, train_fast_classifier
+
+    with tempfile.TemporaryDirectory(prefix="mjsnap-backs-", dir=work) as tmp:
+        crops = Path(tmp) / "crops"
+        with generator_as(experiment, arm):
+            stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
+        link_real(args.real, crops / "val")
+        run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs, batch=128,
+                                    lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2, seed=seed)
+        model = torch.load(str(run / "weights" / "last.pt"), map_location="cpu", weights_only=False)["model"].float()
+        images, labels, names = load_split(crops / "val")
+        real = np.array([n.startswith(REAL_PREFIX) for n in names])
+        return {"seed": seed, "arm": arm, "photos": sum(s["photos"] for s in stats),
+                "training_crops": sum(s["train"] for s in stats),
+                "real": read_crops(model, images[real], labels[real]),
+                "generated": read_crops(model, images[~real], labels[~real])}
+
+
+def focus_confusions(read: dict, focus: tuple[str, ...]) -> list[tuple[str, int]]:
+    """Confusions of the focus classes (true class first), most first; runs kept before session 19 list only the
+    top ten confusions of all classes."""
+    pairs = read.get("confusions", dict(read["top_confusions"]))
+    found = [(pair, n) for pair, n in pairs.items() if pair.split("->")[0] in focus]
+    return sorted(found, key=lambda item: -item[1])
+
+
+def markdown(result: dict, experiment: Experiment) -> str:
+    s, focus = result["settings"], experiment.focus
+    name = focus[0] if len(focus) == 1 else f"{focus[0]}-{focus[-1]}"
+
+    def recall(read: dict) -> float:
+        return float(np.mean([read["recall"].get(c, np.nan) for c in focus]))
+
+    lines = [
+        f"# {experiment.title} ({result['date']})", "",
+        f"`benchmarks/generator_ab.py --experiment {result['experiment']}`: per seed, the hold-out proxy's classifier "
+        f"(yolo11n-cls from mahjong-detector's backbone, {s['epochs']} epochs, synthetic crops only: {s['seconds']:g} s "
+        f"of drawing on 2 workers, at most {s['per_class']} training crops a class) trained on crops of the generator "
+        f"as it was before the change (`{experiment.old_arm}`) and as it is (`{TODAY}`), then read on "
+        f"{s['real_crops']} real crops (`{s['real']}`) and on the arm's own generated val crops. {result['machine']}.",
+        "", f"| seed | arm | real top-1 | real `{name}` recall | real `{name}` confusions | real read as `back` "
+        f"| real top confusions | generated top-1 | generated `{name}` recall | note |",
+        "|---|---|---:|---:|---|---:|---|---:|---:|---|",
+    ]
+    for r in result["runs"]:
+        real, gen = r["real"], r["generated"]
+        confusions = ", ".join(f"{c} {n}" for c, n in real["top_confusions"][:4])
+        focused = ", ".join(f"{c} {n}" for c, n in focus_confusions(real, focus)[:4])
+        lines.append(f"| {r['seed']} | {r['arm']} | {real['top1']:.4f} | {recall(real):.3f} | {focused} | "
+                     f"{real['read_as_back']} | {confusions} | {gen['top1']:.4f} | {recall(gen):.3f} | "
+                     f"{r.get('note', '')} |")
+    for arm in experiment.arms:
+        runs = [r for r in result["runs"] if r["arm"] == arm]
+        if runs:
+            lines.append(f"| mean | {arm} | {np.mean([r['real']['top1'] for r in runs]):.4f} | "
+                         f"{np.mean([recall(r['real']) for r in runs]):.3f} | | "
+                         f"{np.mean([r['real']['read_as_back'] for r in runs]):.1f} | | "
+                         f"{np.mean([r['generated']['top1'] for r in runs]):.4f} | "
+                         f"{np.mean([recall(r['generated']) for r in runs]):.3f} | |")
+    lines += ["", f"`{TODAY}` is the generator as it was when the run was made: kept runs are not drawn again, so a later "
+              "change to the generator is not in them. Generated val crops are each arm's own, so those columns compare "
+              "each classifier with the photos it was drawn for, not the two on the same crops."]
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--experiment", required=True, choices=sorted(EXPERIMENTS))
+    parser.add_argument("--seeds", default="100,200")
+    parser.add_argument("--seconds", type=float, default=150)
+    parser.add_argument("--per-class", type=int, default=500)
+    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--minutes", type=float, default=40, help="training wall-time cap per run")
+    parser.add_argument("--real", type=Path, default=REPO / ".devcarry" / "cmd_crops" / "val")
+    parser.add_argument("--tileart", type=Path, default=REPO.parent / "shared" / "tileart")
+    parser.add_argument("--work", type=Path, default=REPO / "work", help="runs are kept under WORK/EXPERIMENT")
+    args = parser.parse_args()
+    experiment = EXPERIMENTS[args.experiment]
+    for path, what in ((args.real, "real crops (class folders)"), (args.tileart, "the tile art")):
+        if not path.is_dir():
+            raise SystemExit(f"{path} does not exist: --{'real' if path == args.real else 'tileart'} names {what}")
+    os.environ.setdefault("YOLO_CONFIG_DIR", tempfile.mkdtemp(prefix="mjsnap-yolo-"))
+    from mjsnap.commands.train import PRETRAINED_MAHJONG_DETECTOR, _pretrained_start
+
+    start = _pretrained_start(PRETRAINED_MAHJONG_DETECTOR)
+    work = args.work / args.experiment
+    work.mkdir(parents=True, exist_ok=True)
+    runs = []
+    for seed in (int(s) for s in args.seeds.split(",")):
+        for arm in experiment.arms:
+            kept = work / f"{seed}_{arm}.json"
+            if not kept.is_file():  # written whole once the run ends, so a kept file is a finished run
+                kept.write_text(json.dumps(run_arm(experiment, seed, arm, args, start, work), indent=1))
+            runs.append(json.loads(kept.read_text()))
+            print(json.dumps({k: runs[-1][k] for k in ("seed", "arm")} | {"real_top1": runs[-1]["real"]["top1"]}),
+                  flush=True)
+    settings = {"seeds": args.seeds, "seconds": args.seconds, "per_class": args.per_class, "epochs": args.epochs,
+                "real": os.path.relpath(args.real, REPO), "real_crops": runs[0]["real"]["crops"]}
+    result = {"experiment": args.experiment, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+              "settings": settings,
+              "machine": f"{platform.machine()}, {os.cpu_count()} cores", "runs": runs}
+    folder = REPO / "benchmarks" / "results"
+    (folder / f"{args.experiment}.json").write_text(json.dumps(result, indent=1))
+    (folder / f"{args.experiment}.md").write_text(markdown(result, experiment))
+    print(markdown(result, experiment))
+
+
+if __name__ == "__main__":
+    main()
