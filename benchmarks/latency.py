@@ -1,5 +1,7 @@
 """Detector latency on this CPU: per backend at the model's imgsz, and a 12 MP JPEG end to end (decode included).
 
+With OpenVINO, each network alone is also timed at each precision (f32, bf16), whichever meta ships.
+
     .venv/bin/python benchmarks/latency.py [--model models/current] [--repeats 30]
 
 Writes benchmarks/results/latency.json and latency.md. The photo is a synthetic hand (vision.synth) so the numbers
@@ -69,17 +71,26 @@ def photo_12mp(seed: int) -> tuple[np.ndarray, bytes]:
     return scene, buffer.getvalue()
 
 
-def openvino_bf16_network(model_dir: Path):
-    """OpenVINO at its default precision on CPUs with AVX512-BF16 (bf16), for comparison with the f32 we ship."""
-    import openvino as ov
+def openvino_precisions(model_dir: Path, meta: dict, tensor: np.ndarray, repeats: int) -> list[dict]:
+    """Each OpenVINO network alone at each precision (vision.detector.OPENVINO_PRECISIONS), whatever meta ships:
+    the tile detector on the letterboxed photo, a classifier on a full batch of crops (or a one-stage network)."""
+    from vision.detector import OPENVINO_PRECISIONS, _openvino_network
 
-    xml = sorted((model_dir / "model_openvino").glob("*.xml"))[0]
-    compiled = ov.Core().compile_model(
-        xml, "CPU", {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": os.cpu_count() or 1,
-                     "INFERENCE_PRECISION_HINT": "bf16"}
-    )
-    request = compiled.create_infer_request()
-    return lambda tensor: request.infer({0: tensor})
+    if meta.get("design") == "two_stage":
+        part = meta["classifier"]
+        crops = np.random.default_rng(0).random((part["batch"], 3, part["imgsz"], part["imgsz"]), dtype=np.float32)
+        inputs = {"detector": (model_dir / "detector", tensor), "classifier": (model_dir / "classifier", crops)}
+    else:
+        inputs = {"network": (model_dir, tensor)}
+    rows = []
+    for stage, (folder, batch) in inputs.items():
+        shipped = meta.get(stage, {}).get("openvino_precision", "f32")
+        for precision in OPENVINO_PRECISIONS:
+            network = _openvino_network(folder, precision)
+            rows.append({"stage": stage, "precision": precision, "shipped": precision == shipped,
+                         "input": list(batch.shape), **timed(lambda: network(batch), repeats)})
+            print(json.dumps(rows[-1]), flush=True)
+    return rows
 
 
 def main() -> None:
@@ -94,7 +105,7 @@ def main() -> None:
     meta = json.loads((args.model / "meta.json").read_text(encoding="utf-8"))
     scene, jpeg = photo_12mp(args.seed)
     load_before = os.getloadavg()
-    rows = []
+    rows, precisions = [], []
     for backend in args.backends or available_backends(args.model):
         detector = TileDetector(args.model, backend=backend)
         at_imgsz = cv2.resize(scene, (detector.imgsz, detector.imgsz * scene.shape[0] // scene.shape[1]))
@@ -121,11 +132,8 @@ def main() -> None:
         }
         rows.append(row)
         print(json.dumps(row), flush=True)
-        if backend == "openvino" and detector.stages is None:
-            bf16 = openvino_bf16_network(args.model)
-            rows.append({"backend": "openvino-bf16 (not used)", "imgsz": detector.imgsz,
-                         "network": timed(lambda: bf16(tensor), args.repeats)})
-            print(json.dumps(rows[-1]), flush=True)
+        if backend == "openvino":
+            precisions = openvino_precisions(args.model, meta, tensor, args.repeats)
     decode_only = timed(lambda: read_image(jpeg), max(args.repeats // 3, 5))
 
     result = {
@@ -139,6 +147,7 @@ def main() -> None:
         "jpeg_12mp_bytes": len(jpeg),
         "jpeg_12mp_decode_only": decode_only,
         "backends": rows,
+        "openvino_precisions": precisions,
     }
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "latency.json").write_text(json.dumps(result, indent=1) + "\n", encoding="utf-8")
@@ -179,6 +188,19 @@ def markdown(result: dict) -> str:
         f"(p90 {decode['p90_ms']}, cpu {decode['cpu_median_ms']}).",
         "",
     ]
+    if result.get("openvino_precisions"):
+        lines += [
+            "OpenVINO networks alone at each precision (meta detector/classifier.openvino_precision picks one per "
+            "stage; bf16 only where the CPU has AVX512-BF16, else it runs f32):",
+            "",
+            "| stage | input | precision | shipped | ms |",
+            "|---|---|---|---|---|",
+        ]
+        for row in result["openvino_precisions"]:
+            lines.append(f"| {row['stage']} | {'x'.join(map(str, row['input']))} | {row['precision']} | "
+                         f"{'yes' if row['shipped'] else ''} | {row['median_ms']} (p90 {row['p90_ms']}, "
+                         f"cpu {row['cpu_median_ms']}) |")
+        lines.append("")
     return "\n".join(lines)
 
 

@@ -12,7 +12,7 @@ from PIL import Image
 from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.tilefaces import render_face
-from vision.twostage.backend import ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR
+from vision.twostage.backend import ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR, OPENVINO_PRECISION
 from vision.twostage.crops import (
     CropSettings,
     CropSource,
@@ -382,6 +382,45 @@ def test_a_bad_ensemble_below_in_meta_is_refused(below):
         check_two_stage_meta(meta, Path("model"))
 
 
+@pytest.mark.parametrize("stage", ["detector", "classifier"])
+@pytest.mark.parametrize("precision", ["fp16", "int8", 16, None])
+def test_an_unknown_openvino_precision_in_meta_is_refused(stage, precision):
+    from vision.twostage.backend import check_two_stage_meta
+
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16}}
+    meta[stage]["openvino_precision"] = precision
+    with pytest.raises(ValueError, match=f"{stage}.openvino_precision"):
+        check_two_stage_meta(meta, Path("model"))
+
+
+def test_openvino_networks_load_at_the_precision_meta_names_each_stage(tmp_path, monkeypatch):
+    """openvino_precision is per stage (every classifier of the ensemble takes the classifier's); f32 when absent."""
+    import vision.detector
+    from vision.twostage.backend import TwoStageNetworks
+
+    for stage in ("detector", "classifier", "classifier_2"):
+        (tmp_path / stage / "model_openvino").mkdir(parents=True)
+        (tmp_path / stage / "model_openvino" / "model.xml").touch()
+    loaded = []
+    monkeypatch.setattr(vision.detector, "_openvino_network",
+                        lambda folder, precision="f32": loaded.append((folder.name, precision)) or _one_hot(0))
+    meta = {"detector": {"imgsz": 480, "openvino_precision": "bf16"},
+            "classifier": {"imgsz": 64, "batch": 4, "ensemble": ["classifier_2"]}}
+    TwoStageNetworks(tmp_path, meta, "openvino", 0.25, 0.5, characters=False)
+    assert loaded == [("detector", "bf16"), ("classifier", "f32"), ("classifier_2", "f32")]
+    loaded.clear()
+    meta["classifier"]["openvino_precision"] = "bf16"
+    TwoStageNetworks(tmp_path, meta, "openvino", 0.25, 0.5, characters=False)
+    assert loaded == [("detector", "bf16"), ("classifier", "bf16"), ("classifier_2", "bf16")]
+
+
+def test_an_unknown_precision_is_refused_by_the_openvino_loader():
+    from vision.detector import _openvino_network
+
+    with pytest.raises(ValueError, match="unknown OpenVINO precision"):
+        _openvino_network(SHIPPED / "detector", "int4")
+
+
 def _one_hot(class_id: int):
     def classifier(tensor: np.ndarray) -> np.ndarray:
         probs = np.zeros((len(tensor), len(CLASS_NAMES)), np.float32)
@@ -561,8 +600,10 @@ def test_an_exported_ensemble_of_one_classifier_twice_reads_as_that_classifier(b
     detector, classifier = SHIPPED / "detector" / "model.pt", SHIPPED / "classifier" / "model.pt"
     single = export_two_stage(detector, classifier, tmp_path / "single", **settings)
     double = export_two_stage(detector, classifier, tmp_path / "double", extra_classifiers=[classifier], **settings)
-    written = json.loads((double / "meta.json").read_text())["classifier"]
+    meta = json.loads((double / "meta.json").read_text())
+    written = meta["classifier"]
     assert written["ensemble"] == ["classifier_2"] and written["ensemble_below"] == ENSEMBLE_BELOW
+    assert {stage: meta[stage]["openvino_precision"] for stage in ("detector", "classifier")} == OPENVINO_PRECISION
     assert (double / "classifier_2" / "model.onnx").is_file() and (double / "classifier_2" / "model_openvino").is_dir()
     image = np.asarray(Image.open(boards / "images/val/v0.png"))
     one, two = (TileDetector(d, backend="onnxruntime", conf=0.0).detect(image) for d in (single, double))

@@ -4,9 +4,9 @@ A two-stage model directory holds meta.json with "design": "two_stage" and two s
 one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.detector's network loaders run both:
 
     meta.json   {"design": "two_stage", "classes": [36], "imgsz": <detector imgsz>,
-                 "detector": {"imgsz", "files"},
+                 "detector": {"imgsz", "files", "openvino_precision"},
                  "classifier": {"imgsz", "batch", "margin", "half_turn_average", "face_floor", "extra_looks", "files",
-                                "ensemble", "ensemble_below"},
+                                "ensemble", "ensemble_below", "openvino_precision"},
                  ...}
     detector/   1-class YOLO11n (output (1, 5, anchors))
     classifier/ yolo11n-cls over the 36 classes (output (batch, 36) probabilities)
@@ -49,6 +49,11 @@ it is usually right, and the whole probability vector goes along as ``class_prob
 it. On the hold-out proxies (classifier folds that never saw the set) tile errors fell 1,082 -> 1,061 (gleitz),
 1,112 -> 1,082 (ffalt) and 768 -> 707 (cmd's real photos); on cmd val with the shipped classifier 291 -> 292.
 Only boxes whose detector confidence reaches `conf` are classified (at most MAX_CROPS per photo).
+
+With OpenVINO, detector.openvino_precision and classifier.openvino_precision (since 0.14.2: "bf16" and "f32"; "f32"
+when absent) name the precision each stage runs at on a CPU with AVX512-BF16 (others run f32). bf16 made the tile
+detector about 1.7x faster and found as many tiles; the classifiers stay f32 because in bf16 they misread more tiles
+of a set they never saw (OPENVINO_PRECISION below).
 """
 
 from __future__ import annotations
@@ -77,6 +82,11 @@ EXTRA_LOOKS = {"below": 0.9, "margins": [0.0, 0.12]}
 # ... and with an ensemble; 0.5-0.9 kept the same share of the ensemble's gain on real photos, 0.9 the most on
 # generated ones, for half a classifier batch a photo more than 0.5 (benchmarks/results/ensemble_gate.md)
 ENSEMBLE_BELOW = 0.9
+# ... and since 0.14.2 OpenVINO's precision per stage: bf16 runs the tile detector about 1.7x faster on a CPU with
+# AVX512-BF16 and it found as many tiles (cmd val, generated photos, the hold-out proxy); the classifiers in bf16
+# misread more tiles of a set they never saw (hold-out proxy 807 errors against 787), so they stay f32
+# (benchmarks/results/candidate_0.14.2/)
+OPENVINO_PRECISION = {"detector": "bf16", "classifier": "f32"}
 
 
 def ensemble_folders(model_dir: Path) -> list[Path]:
@@ -113,6 +123,13 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     missing = [name for name in ensemble if not (Path(model_dir) / name).is_dir()]
     if missing:
         raise ValueError(f"{model_dir}/meta.json: classifier.ensemble names {', '.join(missing)}, which is not there")
+    from vision.detector import OPENVINO_PRECISIONS
+
+    for stage in STAGES:
+        precision = meta[stage].get("openvino_precision", "f32")
+        if precision not in OPENVINO_PRECISIONS:
+            raise ValueError(f"{model_dir}/meta.json: {stage}.openvino_precision must be one of "
+                             f"{', '.join(OPENVINO_PRECISIONS)}, not {precision!r}")
     characters = meta.get("characters")
     if characters is not None and not isinstance(characters, dict):
         raise ValueError(f"{model_dir}/meta.json: 'characters' must be an object (gate, kind_mass, floor)")
@@ -167,9 +184,10 @@ class TwoStageNetworks:
         extra_looks = meta["classifier"].get("extra_looks") or {"below": 0.0, "margins": []}
         self.extra_looks_below, self.extra_looks_margins = float(extra_looks["below"]), tuple(extra_looks["margins"])
         self.conf, self.iou, self.zoom, self.level = conf, iou, zoom, level
-        self._detector = _LOADERS[self.backend](self.model_dir / "detector")
+        self._detector = self._load("detector", meta["detector"].get("openvino_precision", "f32"))
         folders = ["classifier", *meta["classifier"].get("ensemble", [])]
-        self._classifiers = [_LOADERS[self.backend](self.model_dir / folder) for folder in folders]
+        precision = meta["classifier"].get("openvino_precision", "f32")
+        self._classifiers = [self._load(folder, precision) for folder in folders]
         self.ensemble_below = float(meta["classifier"].get("ensemble_below", self.ensemble_below))
         if characters and meta.get("characters") is not None:
             try:
@@ -178,6 +196,13 @@ class TwoStageNetworks:
                 raise ValueError(f"{model_dir}/meta.json: characters: {exc}") from None
             runtime = "openvino" if self.backend == "openvino" else "onnxruntime"
             self.reader = CharacterReader(self.model_dir / "characters", runtime, _THREADS)
+
+    def _load(self, folder: str, precision: str):
+        from vision.detector import _LOADERS, _openvino_network
+
+        if self.backend == "openvino":
+            return _openvino_network(self.model_dir / folder, precision)
+        return _LOADERS[self.backend](self.model_dir / folder)
 
     def find_tiles(self, loaded: LoadedImage) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (xyxy, working-image pixels) and detector confidences, best first.

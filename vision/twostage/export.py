@@ -15,7 +15,7 @@ from typing import Any
 
 from scoring.tiles import CLASS_NAMES
 from vision.train import configure_offline, use_all_cores
-from vision.twostage.backend import DESIGN, ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR, ensemble_folders
+from vision.twostage.backend import DESIGN, ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR, OPENVINO_PRECISION, ensemble_folders
 from vision.twostage.characters import FILE as CHARACTER_FILE
 from vision.twostage.characters import CharacterSettings
 from vision.twostage.crops import MARGIN, class_folder
@@ -102,6 +102,7 @@ def export_two_stage(
         "detector": {
             "imgsz": detector_imgsz,
             "files": _export_stage(detector, model_dir / "detector", detector_imgsz, 1, _check_detector_names),
+            "openvino_precision": OPENVINO_PRECISION["detector"],
         },
         "classifier": {
             "imgsz": classifier_imgsz,
@@ -111,6 +112,7 @@ def export_two_stage(
             "half_turn_average": True,
             "face_floor": FACE_FLOOR,
             "extra_looks": EXTRA_LOOKS,
+            "openvino_precision": OPENVINO_PRECISION["classifier"],
             "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
             **_export_ensemble(extra_classifiers, model_dir, classifier_imgsz),
         },
