@@ -173,26 +173,29 @@ def markdown(result: dict, experiment: Experiment) -> str:
         f"of drawing on 2 workers, at most {s['per_class']} training crops a class) trained on crops of the generator "
         f"as it was before the change (`{experiment.old_arm}`) and as it is (`{TODAY}`), then read on "
         f"{s['real_crops']} real crops (`{s['real']}`) and on the arm's own generated val crops. {result['machine']}.",
-        "", f"| seed | arm | real top-1 | real `{name}` recall | real `{name}` confusions | real read as `back` "
-        f"| real top confusions | generated top-1 | generated `{name}` recall | note |",
-        "|---|---|---:|---:|---|---:|---|---:|---:|---|",
+        "", f"| seed | arm | photos drawn / training crops | real top-1 | real `{name}` recall | real `{name}` confusions "
+        f"| real read as `back` | real top confusions | generated top-1 | generated `{name}` recall | note |",
+        "|---|---|---|---:|---:|---|---:|---|---:|---:|---|",
     ]
     for r in result["runs"]:
         real, gen = r["real"], r["generated"]
         confusions = ", ".join(f"{c} {n}" for c, n in real["top_confusions"][:4])
         focused = ", ".join(f"{c} {n}" for c, n in focus_confusions(real, focus)[:4])
-        lines.append(f"| {r['seed']} | {r['arm']} | {real['top1']:.4f} | {recall(real):.3f} | {focused} | "
+        lines.append(f"| {r['seed']} | {r['arm']} | {r['photos']:,} / {r['training_crops']:,} | {real['top1']:.4f} | "
+                     f"{recall(real):.3f} | {focused} | "
                      f"{real['read_as_back']} | {confusions} | {gen['top1']:.4f} | {recall(gen):.3f} | "
                      f"{r.get('note', '')} |")
     for arm in experiment.arms:
         runs = [r for r in result["runs"] if r["arm"] == arm]
         if runs:
-            lines.append(f"| mean | {arm} | {np.mean([r['real']['top1'] for r in runs]):.4f} | "
+            lines.append(f"| mean | {arm} | | {np.mean([r['real']['top1'] for r in runs]):.4f} | "
                          f"{np.mean([recall(r['real']) for r in runs]):.3f} | | "
                          f"{np.mean([r['real']['read_as_back'] for r in runs]):.1f} | | "
                          f"{np.mean([r['generated']['top1'] for r in runs]):.4f} | "
                          f"{np.mean([recall(r['generated']) for r in runs]):.3f} | |")
-    lines += ["", f"`{TODAY}` is the generator as it was when the run was made: kept runs are not drawn again, so a later "
+    lines += ["", "Drawing runs for a fixed time, so a run drawn while other work used the cores has fewer photos behind "
+              "the same number of crops (at most the per-class cap), that is less variety.",
+              "", f"`{TODAY}` is the generator as it was when the run was made: kept runs are not drawn again, so a later "
               "change to the generator is not in them. Generated val crops are each arm's own, so those columns compare "
               "each classifier with the photos it was drawn for, not the two on the same crops."]
     return "\n".join(lines) + "\n"

@@ -27,7 +27,7 @@ DEFAULT = SCHEMES["default"]
 SHARED = "一二三四五六七八九南西北中"  # the same in traditional and simplified sets
 SIMPLIFIED_ONLY = {"smiley"}  # a font of simplified glyphs: 萬 東 發 come from the serif font
 ONE_MAN, FIVE_PIN, EAST, WHITE = 0, 13, 27, 33
-ONE_BAMBOO, TWO_BAMBOO, FIVE_BAMBOO, EIGHT_BAMBOO = 18, 19, 22, 25
+ONE_BAMBOO, TWO_BAMBOO, FIVE_BAMBOO, EIGHT_BAMBOO, NINE_BAMBOO = 18, 19, 22, 25, 26
 
 
 def _ink(face: np.ndarray) -> float:
@@ -182,6 +182,8 @@ def test_shorter_sticks_open_a_gap_between_the_two_of_two_bamboo() -> None:
     middle = slice(int(0.45 * BASE_SIZE[1]), int(0.55 * BASE_SIZE[1]))
     assert ink_rows(1.0)[middle].all()  # full-length sticks touch across the middle
     assert not ink_rows(0.7)[middle].all()
+    for kind in (FIVE_BAMBOO, NINE_BAMBOO):  # three rows stand close in real sets: their sticks keep their length
+        assert np.array_equal(draw_face(kind, DEFAULT), draw_face(kind, replace(DEFAULT, stick_length=0.7)))
     with pytest.raises(ValueError, match="stick_length"):
         replace(DEFAULT, stick_length=0.3)
 
