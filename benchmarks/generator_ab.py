@@ -7,8 +7,9 @@ experiment's old arm) and as it is (arm `today`), and both read the same real cr
 - `back_colours` (session 18), arms `ivory` / `today`: until then one back colour in twelve
   (vision.synth.tile.BACK_COLOURS) was ivory (240, 236, 225), a face-down tile as pale as the face, that is a blank
   白 drawn with the label `back`; and a back could be as dark as a dark-faced set's face.
-- `sticks` (session 19), arms `bars` / `today`: until then every drawn set drew its bamboo sticks as filled bars,
-  green and blue mixed, the two sticks of 2-bamboo touching (vision.synth.drawn.STICK_STYLES, STICK_INKS).
+- `sticks` (session 19, results in benchmarks/results/sticks.md): three ways to draw a bamboo stick, one-ink sets
+  and spaced rows read real bamboo worse than the filled bars, so the generator went back to them; the drawing and
+  this experiment's arm are in commit 8c75073.
 
 Per seed and arm: vision.twostage.fastcls for --epochs on crops that scripts/gpu_classifier.py's first stage draws
 on 2 workers for --seconds, at most --per-class training crops a class (seeds SEED and SEED+1, as that script
@@ -16,7 +17,7 @@ numbers its workers); then top-1, per-class recall and top confusions on the rea
 crops cut from real photos, e.g. cmd val as `scripts/gpu_classifier.py prepare` writes them) and on the arm's own
 generated val crops. Every run is kept in WORK/EXPERIMENT/SEED_ARM.json, so an interrupted benchmark continues.
 
-    .venv/bin/python benchmarks/generator_ab.py --experiment sticks [--seeds 100,200] [--seconds 150]
+    .venv/bin/python benchmarks/generator_ab.py --experiment back_colours [--seeds 100,200] [--seconds 150]
         [--per-class 500] [--epochs 8] [--real .devcarry/cmd_crops/val] [--tileart ../shared/tileart] [--work work]
 
 Writes benchmarks/results/EXPERIMENT.json and EXPERIMENT.md.
@@ -32,7 +33,7 @@ import platform
 import sys
 import tempfile
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -43,7 +44,7 @@ sys.path.insert(0, str(REPO))
 
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from scripts import gpu_classifier  # noqa: E402  (imported by name, so its forked crop workers unpickle)
-from vision.synth import drawn, faces, scene, tile  # noqa: E402
+from vision.synth import scene, tile  # noqa: E402
 
 IVORY = (240, 236, 225)
 REAL_PREFIX = "real_"
@@ -62,18 +63,6 @@ def with_ivory_backs():
         tile.BACK_COLOURS, scene.back_unlike_face = saved
 
 
-@contextlib.contextmanager
-def with_bar_sticks():
-    """Bamboo sticks as drawn before session 19: filled bars, green and blue mixed, full length, in every set."""
-    saved = faces.scheme_pool
-    bars = tuple(replace(s, stick="bar", stick_ink="mixed", stick_length=1.0) for s in drawn.scheme_pool())
-    faces.scheme_pool = lambda: bars
-    try:
-        yield
-    finally:
-        faces.scheme_pool = saved
-
-
 @dataclass(frozen=True)
 class Experiment:
     old_arm: str  # the name of the arm drawn the old way
@@ -88,8 +77,6 @@ class Experiment:
 
 EXPERIMENTS = {
     "back_colours": Experiment("ivory", with_ivory_backs, ("P",), "Back colours and the hold-out classifier"),
-    "sticks": Experiment("bars", with_bar_sticks, tuple(f"{r}s" for r in range(2, 10)),
-                         "Bamboo sticks and the hold-out classifier"),
 }
 
 

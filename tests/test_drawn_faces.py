@@ -9,14 +9,11 @@ import numpy as np
 import pytest
 
 from vision.synth.drawn import (
-    BASE_SIZE,
     BIRD_STYLES,
     DOT_STYLES,
     FINISHES,
     FLOWER_STYLES,
     SCHEMES,
-    STICK_INKS,
-    STICK_STYLES,
     WHITE_STYLES,
     draw_face,
     scheme_pool,
@@ -27,7 +24,6 @@ DEFAULT = SCHEMES["default"]
 SHARED = "一二三四五六七八九南西北中"  # the same in traditional and simplified sets
 SIMPLIFIED_ONLY = {"smiley"}  # a font of simplified glyphs: 萬 東 發 come from the serif font
 ONE_MAN, FIVE_PIN, EAST, WHITE = 0, 13, 27, 33
-ONE_BAMBOO, TWO_BAMBOO, FIVE_BAMBOO, EIGHT_BAMBOO, NINE_BAMBOO = 18, 19, 22, 25, 26
 
 
 def _ink(face: np.ndarray) -> float:
@@ -114,7 +110,7 @@ def test_the_pool_draws_every_bird_and_flower_style() -> None:
 
 
 @pytest.mark.parametrize(("field", "kind"), [("white", WHITE), ("dot_style", FIVE_PIN), ("bird", ONE_BAMBOO),
-                                             ("flower", FLOWER), ("stick", TWO_BAMBOO), ("stick_ink", TWO_BAMBOO)])
+                                             ("flower", FLOWER)])
 def test_unknown_styles_are_refused(field: str, kind: int) -> None:
     with pytest.raises(ValueError, match="unknown"):
         draw_face(kind, replace(DEFAULT, **{field: "no-such-style"}))
@@ -148,47 +144,3 @@ def test_the_pool_has_every_finish_and_refuses_unknown_ones() -> None:
     assert {s.finish for s in scheme_pool()} == set(FINISHES)
     with pytest.raises(ValueError, match="finish"):
         replace(DEFAULT, finish="chrome")
-
-
-@pytest.mark.parametrize("kind", [TWO_BAMBOO, FIVE_BAMBOO, EIGHT_BAMBOO])
-def test_every_stick_style_draws_the_sticks_its_own_way(kind: int) -> None:
-    faces = {style: draw_face(kind, replace(DEFAULT, stick=style)).astype(int) for style in STICK_STYLES}
-    for a, b in itertools.combinations(STICK_STYLES, 2):
-        assert np.abs(faces[a] - faces[b]).mean() > 2.0, (kind, a, b)
-    for style, face in faces.items():
-        assert _ink(face) > 0.04, f"{style} sticks leave the face nearly bare"
-
-
-def _colours(face: np.ndarray) -> set[tuple[int, int, int]]:
-    """The colours that cover at least 0.25 % of a face (exactly: antialiased edges blend into others)."""
-    pixels, counts = np.unique(face.reshape(-1, 3), axis=0, return_counts=True)
-    return {tuple(int(c) for c in p) for p, n in zip(pixels, counts) if n > face.shape[0] * face.shape[1] / 400}
-
-
-def test_one_ink_sets_draw_every_stick_alike_but_the_red_one() -> None:
-    green, blue, red = DEFAULT.bamboo
-    mixed = _colours(draw_face(FIVE_BAMBOO, DEFAULT))
-    assert {green, blue, red} <= mixed
-    for ink, kept in (("green", green), ("blue", blue), ("dark", tuple(c // 2 for c in blue))):
-        one = _colours(draw_face(FIVE_BAMBOO, replace(DEFAULT, stick_ink=ink)))
-        assert {kept, red} <= one and not ({green, blue} - {kept}) & one, ink
-
-
-def test_shorter_sticks_open_a_gap_between_the_two_of_two_bamboo() -> None:
-    def ink_rows(length: float) -> np.ndarray:
-        face = draw_face(TWO_BAMBOO, replace(DEFAULT, stick_length=length)).astype(int)
-        return (np.abs(face - np.array(DEFAULT.face)).sum(axis=2) > 90).any(axis=1)
-
-    middle = slice(int(0.45 * BASE_SIZE[1]), int(0.55 * BASE_SIZE[1]))
-    assert ink_rows(1.0)[middle].all()  # full-length sticks touch across the middle
-    assert not ink_rows(0.7)[middle].all()
-    for kind in (FIVE_BAMBOO, NINE_BAMBOO):  # three rows stand close in real sets: their sticks keep their length
-        assert np.array_equal(draw_face(kind, DEFAULT), draw_face(kind, replace(DEFAULT, stick_length=0.7)))
-    with pytest.raises(ValueError, match="stick_length"):
-        replace(DEFAULT, stick_length=0.3)
-
-
-def test_the_pool_draws_every_stick_style_and_ink() -> None:
-    pool = scheme_pool()
-    assert {s.stick for s in pool} == set(STICK_STYLES) and {s.stick_ink for s in pool} == set(STICK_INKS)
-    assert min(s.stick_length for s in pool) < 0.8 < max(s.stick_length for s in pool)

@@ -49,9 +49,6 @@ class Scheme:
     bird: str = "sparrow"  # the 1-bamboo picture: one of BIRD_STYLES
     bird_faces_left: bool = False  # the bird looks left (a bird drawn the other way round is still the same tile)
     flower: str = "blossom"  # how flowers and seasons are pictured: one of FLOWER_STYLES
-    stick: str = "bar"  # how a bamboo stick is drawn: one of STICK_STYLES
-    stick_ink: str = "mixed"  # which colours the sticks take: one of STICK_INKS
-    stick_length: float = 1.0  # share of the full length of two-row sticks; shorter ones leave a gap between the rows
 
     def __post_init__(self) -> None:
         if self.white not in WHITE_STYLES:
@@ -64,12 +61,6 @@ class Scheme:
             raise ValueError(f"unknown 1-bamboo style {self.bird!r}; expected one of {BIRD_STYLES}")
         if self.flower not in FLOWER_STYLES:
             raise ValueError(f"unknown flower style {self.flower!r}; expected one of {FLOWER_STYLES}")
-        if self.stick not in STICK_STYLES:
-            raise ValueError(f"unknown stick style {self.stick!r}; expected one of {STICK_STYLES}")
-        if self.stick_ink not in STICK_INKS:
-            raise ValueError(f"unknown stick ink {self.stick_ink!r}; expected one of {STICK_INKS}")
-        if not 0.5 <= self.stick_length <= 1.0:
-            raise ValueError(f"stick_length {self.stick_length} is outside 0.5..1.0")
 
 
 WHITE_STYLES = ("blank", "frame", "double", "corners", "thick")
@@ -85,12 +76,6 @@ FINISHES = ("flat", "engraved", "glossy", "outlined", "worn")
 # flowers: on cmd's real photos, benchmarks/results/unseen_sets_e8_v13/.)
 BIRD_STYLES = ("sparrow", "peacock", "crane", "stalk")
 FLOWER_STYLES = ("blossom", "branch")
-# Bamboo sticks: until session 19 every set drew filled bars, green and blue mixed, the two of 2-bamboo touching, and a
-# hold-out classifier read a real set's dark, ribbed, well-spaced 2-bamboo as 5-characters. Real sets draw a stick
-# as a filled bar, as an outline pinched at its joint, or as a column ribbed with wide caps at its ends and joint;
-# many ink all their sticks one colour (green, blue or a dark navy) but for the red ones.
-STICK_STYLES = ("bar", "outline", "ribbed")
-STICK_INKS = ("mixed", "green", "blue", "dark")
 
 
 SCHEMES: dict[str, Scheme] = {
@@ -159,10 +144,6 @@ def random_scheme(rng: np.random.Generator) -> Scheme:
         bird=BIRD_STYLES[rng.integers(len(BIRD_STYLES))],
         bird_faces_left=bool(rng.random() < 0.5),
         flower=FLOWER_STYLES[rng.integers(len(FLOWER_STYLES))],
-        # ... and the sticks after the flowers (session 19), so every earlier choice of the pool stays as it was
-        stick=STICK_STYLES[rng.integers(len(STICK_STYLES))],
-        stick_ink=str(rng.choice(STICK_INKS, p=(0.4, 0.25, 0.15, 0.2))),
-        stick_length=float(rng.uniform(0.7, 1.0)),
     )
 
 
@@ -368,57 +349,18 @@ def _dots(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> No
 
 def _stick(draw: ImageDraw.ImageDraw, cx: float, cy: float, length: float, width: float, colour: RGB,
            s: Scheme, angle: float = 0.0) -> None:
-    """One bamboo stick as the scheme draws it (STICK_STYLES), centred at (cx, cy), slanted by `angle`."""
-    along, across = (math.sin(angle), math.cos(angle)), (math.cos(angle), -math.sin(angle))
-
-    def at(u: float, v: float) -> tuple[float, float]:  # u along the stick from its centre, v across it
-        return cx + u * along[0] + v * across[0], cy + u * along[1] + v * across[1]
-
-    def band(u1: float, u2: float, half: float, fill: RGB) -> None:
-        draw.polygon([at(u1, -half), at(u1, half), at(u2, half), at(u2, -half)], fill=fill)
-
-    half_length = length / 2
-    if s.stick == "outline":  # two hollow rounded segments meeting at a pinched joint
-        ring = max(width * 0.3, 1.5)
-        for mid in (-half_length / 2, half_length / 2):
-            draw.polygon(_rounded(at, mid, half_length / 2, width * 0.65), fill=colour)
-            draw.polygon(_rounded(at, mid, half_length / 2 - ring, width * 0.65 - ring), fill=s.face)
-        return
-    if s.stick == "ribbed":  # a column with a light groove, wide caps at both ends and at the joint
-        band(-half_length, half_length, width * 0.45, colour)
-        cap = width * 0.2
-        for u in (-half_length + cap, 0.0, half_length - cap):
-            band(u - cap, u + cap, width * 0.85, colour)
-        for u1, u2 in ((-half_length + 3 * cap, -cap * 2), (cap * 2, half_length - 3 * cap)):
-            band(u1, u2, width * 0.12, s.face)
-        return
-    draw.line((*at(-half_length, 0), *at(half_length, 0)), fill=colour, width=int(width))
-    for u in (-half_length, 0.0, half_length):
-        jx, jy = at(u, 0)
+    """One bamboo stick: a rounded bar with a joint in the middle and at both ends, optionally slanted."""
+    dx, dy = math.sin(angle) * length / 2, math.cos(angle) * length / 2
+    x1, y1, x2, y2 = cx - dx, cy - dy, cx + dx, cy + dy
+    draw.line((x1, y1, x2, y2), fill=colour, width=int(width))
+    for t in (0.0, 0.5, 1.0):
+        jx, jy = x1 + (x2 - x1) * t, y1 + (y2 - y1) * t
         jw = width * 0.75
         draw.ellipse((jx - jw, jy - jw * 0.45, jx + jw, jy + jw * 0.45), fill=colour)
-    for u1, u2 in ((-0.8, -0.15), (0.15, 0.8)):
-        draw.line((*at(u1 * half_length, 0), *at(u2 * half_length, 0)), fill=_lighter(colour),
-                  width=max(int(width * 0.25), 1))
-
-
-def _rounded(at, mid: float, half_u: float, half_v: float, points: int = 24) -> list[tuple[float, float]]:
-    """A squircle around `mid` along the stick: a segment with rounded ends, as a polygon."""
-    out = []
-    for i in range(points):
-        t = 2 * math.pi * i / points
-        c, s_ = math.cos(t), math.sin(t)
-        out.append(at(mid + half_u * math.copysign(abs(c) ** 0.5, c), half_v * math.copysign(abs(s_) ** 0.5, s_)))
-    return out
-
-
-def _stick_colour(s: Scheme, index: int) -> RGB:
-    """Stick colour `index` (0 green, 1 blue, 2 red) in the scheme's STICK_INKS: one-ink sets keep their red."""
-    if index == 2 or s.stick_ink == "mixed":
-        return s.bamboo[index]
-    if s.stick_ink == "dark":
-        return tuple(int(c * 0.5) for c in s.bamboo[1])  # type: ignore[return-value]
-    return s.bamboo[0 if s.stick_ink == "green" else 1]
+    draw.line((cx - dx * 0.8, cy - dy * 0.8, cx - dx * 0.15, cy - dy * 0.15), fill=_lighter(colour),
+              width=max(int(width * 0.25), 1))
+    draw.line((cx + dx * 0.15, cy + dy * 0.15, cx + dx * 0.8, cy + dy * 0.8), fill=_lighter(colour),
+              width=max(int(width * 0.25), 1))
 
 
 # Stick centres (x, y in 0..1), colour index (0 green, 1 blue, 2 red) and slant in radians.
@@ -441,12 +383,10 @@ def _bamboo(draw: ImageDraw.ImageDraw, rank: int, s: Scheme, w: int, h: int) -> 
         return
     spots = _STICKS[rank]
     rows = len({y for _, y, _, _ in spots})
-    # Only the two-row faces shorten their sticks: the three rows of 5, 7 and 9 stand close in real sets, and drawn
-    # apart they taught a hold-out classifier to read a real 9-bamboo as 6-bamboo (benchmarks/results/sticks.md).
-    length = 0.4 * h * s.stick_length if rows == 2 else (0.27 if rows == 3 else 0.3) * h
+    length = (0.8 if rows == 2 else 0.27 if rows == 3 else 0.3) * h * (0.5 if rows == 2 else 1.0)
     width = (0.1 if rank < 6 else 0.085) * w
     for x, y, c, a in spots:
-        _stick(draw, 0.06 * w + 0.88 * w * x, 0.04 * h + 0.92 * h * y, length, width, _stick_colour(s, c), s, a)
+        _stick(draw, 0.06 * w + 0.88 * w * x, 0.04 * h + 0.92 * h * y, length, width, s.bamboo[c], s, a)
 
 
 def _bird(draw: ImageDraw.ImageDraw, s: Scheme, w: int, h: int) -> None:
