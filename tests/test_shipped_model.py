@@ -126,16 +126,19 @@ def test_reads_generated_photos(generated_photos):
 
 
 @pytest.mark.slow
-def test_openvino_at_the_precision_meta_names_reads_as_onnx_runtime(generated_photos):
-    """Since 0.14.2 meta may ask OpenVINO for bf16 (on a CPU that has it): about 1.7x faster, and it must read the
-    same tiles as f32 ONNX Runtime but for a rare one whose scores lie close."""
+def test_openvino_at_the_precision_meta_names_reads_as_well_as_onnx_runtime(generated_photos):
+    """Since 0.14.2 meta may ask OpenVINO for bf16 (on a CPU that has it): about 1.7x faster for the tile detector.
+    Its boxes differ a little from f32 ONNX Runtime's, and it must not read worse (0.14.2 on these photos: 7 tile
+    errors in bf16 against 12 in f32; on cmd val 276 against 273, on generated seeds 1 / 3 / 9 50 / 171 / 21
+    against 51 / 173 / 19)."""
     reports = {}
     for backend in ("onnxruntime", "openvino"):
         predictor, _ = ev.detector_predictor(MODEL_DIR, backend)
         reports[backend] = ev.evaluate(predictor, generated_photos, 0.25, "current", "generated")
-    assert abs(reports["openvino"].tile_errors - reports["onnxruntime"].tile_errors) <= 3, (
+    assert reports["openvino"].tile_errors <= reports["onnxruntime"].tile_errors + 3, (
         reports["openvino"].summary(), reports["onnxruntime"].summary())
     assert reports["openvino"].map50 >= MIN_MAP50_GENERATED
+    assert reports["openvino"].tile_accuracy >= MIN_TILE_ACCURACY_GENERATED
 
 
 @pytest.mark.slow
