@@ -122,7 +122,7 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
 
     from vision.twostage.fastcls import load_split, train_fast_classifier
 
-    with tempfile.TemporaryDirectory(prefix="mjsnap-backs-", dir=work) as tmp:
+    with tempfile.TemporaryDirectory(prefix="mjsnap-generator-ab-", dir=work) as tmp:
         crops = Path(tmp) / "crops"
         with generator_as(experiment, arm):
             stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)

@@ -75,6 +75,7 @@ def openvino_precisions(model_dir: Path, meta: dict, tensor: np.ndarray, repeats
     """Each OpenVINO network alone at each precision (vision.detector.OPENVINO_PRECISIONS), whatever meta ships:
     the tile detector on the letterboxed photo, a classifier on a full batch of crops (or a one-stage network)."""
     from vision.detector import OPENVINO_PRECISIONS, _openvino_network
+    from vision.twostage.backend import openvino_precision
 
     if meta.get("design") == "two_stage":
         part = meta["classifier"]
@@ -84,7 +85,7 @@ def openvino_precisions(model_dir: Path, meta: dict, tensor: np.ndarray, repeats
         inputs = {"network": (model_dir, tensor)}
     rows = []
     for stage, (folder, batch) in inputs.items():
-        shipped = meta.get(stage, {}).get("openvino_precision", "f32")
+        shipped = openvino_precision(meta, stage)
         for precision in OPENVINO_PRECISIONS:
             network = _openvino_network(folder, precision)
             rows.append({"stage": stage, "precision": precision, "shipped": precision == shipped,

@@ -89,6 +89,11 @@ ENSEMBLE_BELOW = 0.9
 OPENVINO_PRECISION = {"detector": "bf16", "classifier": "f32"}
 
 
+def openvino_precision(meta: dict, stage: str) -> str:
+    """The precision meta names for a stage's OpenVINO networks; f32 for models from before 0.14.2 (and one-stage)."""
+    return meta.get(stage, {}).get("openvino_precision", "f32")
+
+
 def ensemble_folders(model_dir: Path) -> list[Path]:
     """The classifier_N/ folders on disk beside classifier/, in name order (what meta classifier.ensemble may name)."""
     model_dir = Path(model_dir)
@@ -126,7 +131,7 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     from vision.detector import OPENVINO_PRECISIONS
 
     for stage in STAGES:
-        precision = meta[stage].get("openvino_precision", "f32")
+        precision = openvino_precision(meta, stage)
         if precision not in OPENVINO_PRECISIONS:
             raise ValueError(f"{model_dir}/meta.json: {stage}.openvino_precision must be one of "
                              f"{', '.join(OPENVINO_PRECISIONS)}, not {precision!r}")
@@ -184,10 +189,9 @@ class TwoStageNetworks:
         extra_looks = meta["classifier"].get("extra_looks") or {"below": 0.0, "margins": []}
         self.extra_looks_below, self.extra_looks_margins = float(extra_looks["below"]), tuple(extra_looks["margins"])
         self.conf, self.iou, self.zoom, self.level = conf, iou, zoom, level
-        self._detector = self._load("detector", meta["detector"].get("openvino_precision", "f32"))
+        self._detector = self._load("detector", openvino_precision(meta, "detector"))
         folders = ["classifier", *meta["classifier"].get("ensemble", [])]
-        precision = meta["classifier"].get("openvino_precision", "f32")
-        self._classifiers = [self._load(folder, precision) for folder in folders]
+        self._classifiers = [self._load(folder, openvino_precision(meta, "classifier")) for folder in folders]
         self.ensemble_below = float(meta["classifier"].get("ensemble_below", self.ensemble_below))
         if characters and meta.get("characters") is not None:
             try:
