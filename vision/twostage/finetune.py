@@ -6,7 +6,8 @@ settings and every stage that has finished, so an interrupted run continues wher
     RUN/replay/      synthetic photos (vision.synth; --replay N, by default as many as D's train photos, at most
                      MAX_DEFAULT_REPLAY) trained on beside D's train photos, and RUN/data.yaml listing both, so the
                      fine-tune keeps what the club's photos do not show (--replay 0: none)
-    RUN/detector/    the 1-class tile detector, fine-tuned from DIR/detector/model.pt (ultralytics; resumable)
+    RUN/detector/    the 1-class tile detector, fine-tuned from DIR/detector/model.pt (ultralytics; resumable), unless
+                     tune_detector is False (DIR's is then kept)
     RUN/crops/       tile crops of D's train and val labels at the classifier's input size
     RUN/classifier/  the crop classifier, fine-tuned from DIR/classifier/model.pt for a wall-time budget
     RUN/model/       the candidate two-stage model directory: what `mjsnap compare` and `mjsnap promote` take
@@ -65,6 +66,8 @@ class TwoStageFinetune:
     classifier_lr: float = CLASSIFIER_LR
     replay: int | None = None  # synthetic photos trained on beside the data's (see above); None: as many, at most
     # MAX_DEFAULT_REPLAY
+    tune_detector: bool = True  # False: the base's tile detector is kept as it is (vision.twostage.adapt's labels
+    # leave unsure tiles unlabelled, which a detector would learn as background)
     name: str = "run"
     project: Path = WORK_DIR / "runs"
     command: str = ""
@@ -221,6 +224,9 @@ def run_finetune(job: TwoStageFinetune) -> Path:
             _say(f"0/4 {job.replay} synthetic photos to train on beside {job.data}")
             finish("replay", {"photos": job.replay, "data": str(replay_data(job.data, run, job.replay, job.seed))})
         data = Path(job.stages["replay"]["data"])
+    if "detector" not in job.stages and not job.tune_detector:
+        _say(f"1/4 tile detector kept: {base / 'detector' / 'model.pt'}")
+        finish("detector", {"weights": str(base / "detector" / "model.pt"), "epochs": 0, "kept": True})
     if "detector" not in job.stages:
         _say(f"1/4 tile detector from {base / 'detector' / 'model.pt'}, imgsz {detector_imgsz}")
         folder = finetune_detector(data, run, base / "detector" / "model.pt", job.epochs, imgsz=detector_imgsz,
