@@ -76,12 +76,11 @@ def pseudo_precision(pseudo: Path, originals: dict[str, Path]) -> dict:
 
 
 def control_data(pseudo: Path, out: Path) -> Path:
-    """The adapt run's dataset with no training labels: its val photos only (the fine-tune then trains on replay)."""
+    """The adapt run's dataset with its training labels emptied (the fine-tune then trains on replay alone)."""
     shutil.rmtree(out, ignore_errors=True)
     shutil.copytree(pseudo, out, symlinks=True)
-    for split in ("images", "labels"):
-        shutil.rmtree(out / split / "train")
-        (out / split / "train").mkdir()
+    for label in (out / "labels" / "train").iterdir():
+        label.write_text("")
     return out / "data.yaml"
 
 
@@ -104,7 +103,8 @@ def run_seed(seed: int, args: argparse.Namespace, state: dict, save) -> None:
     originals = {f"{n:06d}_{p.stem}": p for n, p in enumerate(archive, 1)}
 
     def adapt_from(base: Path, name: str) -> dict:
-        job = Adaptation(photos=archive, base=base, classifier_epochs=args.classifier_epochs, name=name,
+        job = Adaptation(photos=archive, base=base, classifier_epochs=args.classifier_epochs, replay=args.replay,
+                         crops_per_class=args.crops_per_class, replay_soft=args.replay_soft, name=name,
                          project=work / "runs", seed=seed, command=f"benchmarks/adapt.py --seeds {seed}")
         shutil.rmtree(job.run, ignore_errors=True)
         started = time.perf_counter()
@@ -126,6 +126,7 @@ def run_seed(seed: int, args: argparse.Namespace, state: dict, save) -> None:
         data = control_data(work / "runs" / "adapt" / "pseudo", work / "control_data")
         job = TwoStageFinetune(data=data, base=args.base.resolve(), tune_detector=False,
                                classifier_epochs=args.classifier_epochs, replay=arms["adapt"]["replay"],
+                               crops_per_class=args.crops_per_class, replay_soft=args.replay_soft,
                                name="replay_only", project=work / "runs", seed=seed, command="benchmarks/adapt.py")
         started = time.perf_counter()
         model = run_finetune(job)
@@ -146,6 +147,10 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=1, choices=(1, 2))
     parser.add_argument("--read-share", type=float, default=0.5)
     parser.add_argument("--classifier-epochs", type=int, default=30)
+    parser.add_argument("--crops-per-class", type=int, default=None, help="default: mjsnap adapt's")
+    parser.add_argument("--replay-labels", dest="replay_soft", action="store_false",
+                        help="replay crops learn their labels, not the base's readings of them")
+    parser.add_argument("--replay", type=int, default=None, help="replay photos (default: mjsnap adapt's)")
     parser.add_argument("--work", type=Path, default=REPO / "work" / "adapt")
     parser.add_argument("--out", type=Path, default=RESULTS)
     args = parser.parse_args()
@@ -155,8 +160,13 @@ def main() -> None:
             raise SystemExit("../shared is absent: give --photos (a labelled folder of one tile set)")
         args.photos = shared / "datasets" / "cmd" / "images" / "val"
     seeds = [int(s) for s in args.seeds.split(",")]
+    if args.crops_per_class is None:
+        from vision.twostage.adapt import CROPS_PER_CLASS
+
+        args.crops_per_class = CROPS_PER_CLASS
     settings = {"base": str(args.base), "photos": str(args.photos), "read_share": args.read_share,
-                "classifier_epochs": args.classifier_epochs}
+                "classifier_epochs": args.classifier_epochs, "replay": args.replay,
+                "crops_per_class": args.crops_per_class, "replay_soft": args.replay_soft}
     record = args.work / "adapt.json"
     args.work.mkdir(parents=True, exist_ok=True)
     state = json.loads(record.read_text()) if record.is_file() else {}

@@ -232,7 +232,10 @@ def test_adapt_fine_tunes_the_classifier_alone_and_resumes(tmp_path):
     record = json.loads((run / "adapt.json").read_text())
     assert record["pseudo"]["readable"] == 8 and record["pseudo"]["sure_per_class"] == {"1m": record["pseudo"]["sure_tiles"]}
     assert record["command"].startswith("mjsnap adapt ")
-    stages = json.loads((run / "finetune.json").read_text())["stages"]
+    tune = json.loads((run / "finetune.json").read_text())
+    # the replay photos' crops learn the base's readings of them, at most 100 crops a class from each folder
+    assert tune["replay_soft"] is True and tune["crops_per_class"] == 100 and tune["tune_detector"] is False
+    stages = tune["stages"]
     assert stages["detector"] == {"weights": str((base / "detector" / "model.pt").resolve()), "epochs": 0, "kept": True}
     assert stages["replay"]["photos"] == 2 and stages["classifier"]["epochs"] == 1
     assert not (run / "detector").exists()

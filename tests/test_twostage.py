@@ -611,3 +611,44 @@ def test_an_exported_ensemble_of_one_classifier_twice_reads_as_that_classifier(b
     export_two_stage(detector, classifier, double, **settings)
     written = json.loads((double / "meta.json").read_text())["classifier"]
     assert not (double / "classifier_2").exists() and "ensemble" not in written and "ensemble_below" not in written
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("soft", [True, False])
+def test_soft_crops_keep_the_start_models_reading_while_labelled_ones_learn(tmp_path, soft):
+    """Crops named with `soft_prefix` learn what the start model reads in them (here 1m), not their label (5p)."""
+    import numpy as np
+    import torch
+
+    from vision.twostage.crops import class_folder
+    from vision.twostage.fastcls import build_model, load_split, predict_classes, save_checkpoint, train_fast_classifier
+
+    start, _ = build_model(None)
+    with torch.no_grad():
+        start.model[-1].linear.bias[0] += 3.0
+    save_checkpoint(start, tmp_path / "start.pt", 0, {}, 32)
+    rng = np.random.default_rng(0)
+    for split, count in (("train", 48), ("val", 4)):
+        folder = tmp_path / "crops" / split / class_folder(CLASS_NAMES.index("5p"))
+        folder.mkdir(parents=True)
+        for k in range(count):
+            Image.fromarray(rng.integers(0, 255, (32, 32, 3), dtype=np.uint8)).save(folder / f"s{int(split == 'val')}_{k}.png")
+    run = train_fast_classifier(tmp_path / "crops", tmp_path / "run", minutes=3, max_epochs=12, batch=8, lr=0.01,
+                                pretrained=tmp_path / "start.pt", soft_prefix="s0_" if soft else None)
+    model = torch.load(run / "weights" / "last.pt", map_location="cpu", weights_only=False)["model"].float()
+    images, _, _ = load_split(tmp_path / "crops" / "train")
+    read = predict_classes(model, images)
+    if soft:
+        assert (read == CLASS_NAMES.index("1m")).all()
+    else:
+        assert (read == CLASS_NAMES.index("5p")).mean() > 0.9
+
+
+def test_a_soft_prefix_no_crop_has_is_refused(tmp_path):
+    from vision.twostage.fastcls import train_fast_classifier
+
+    for split in ("train", "val"):
+        (tmp_path / split / "00_1m").mkdir(parents=True)
+        Image.new("RGB", (32, 32)).save(tmp_path / split / "00_1m" / "s0_0.png")
+    with pytest.raises(ValueError, match="no training crop name starts with 's7_'"):
+        train_fast_classifier(tmp_path, tmp_path / "run", minutes=1, soft_prefix="s7_")

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from vision.twostage.adapt import CLASSIFIER_EPOCHS, REPLAY_PHOTOS, PseudoLabelSettings
+
 FEW_PHOTOS = 30  # below this a set's sure tiles teach the classifier little
 
 
@@ -17,14 +19,14 @@ def adapt(
     base: Path = typer.Option(None, help="the two-stage model to adapt (default models/current)"),
     name: str = typer.Option("adapt", help="run folder name under --project"),
     project: Path = typer.Option(None, help="runs folder (default work/runs)"),
-    min_prob: float = typer.Option(0.8, min=0.05, max=1.0,
+    min_prob: float = typer.Option(PseudoLabelSettings.min_prob, min=0.05, max=1.0,
                                    help="a tile becomes a label when its class probability is at least this"),
-    min_conf: float = typer.Option(0.5, min=0.0, max=1.0, help="... and the tile detector's confidence at least this"),
+    min_conf: float = typer.Option(PseudoLabelSettings.min_conf, min=0.0, max=1.0, help="... and the tile detector's confidence at least this"),
     classifier_minutes: float = typer.Option(10.0, min=0.1, help="the classifier's wall-time budget"),
-    classifier_epochs: int = typer.Option(30, min=1, help="most classifier epochs"),
+    classifier_epochs: int = typer.Option(CLASSIFIER_EPOCHS, min=1, help="most classifier epochs"),
     replay: int = typer.Option(
-        None, min=0, help="synthetic photos trained on beside yours, so the model keeps the other tile sets "
-                          "(default: as many as your photos with sure tiles, at most 300; 0: none)"),
+        REPLAY_PHOTOS, min=0, help="synthetic photos trained on beside yours (their crops keep the base's readings), so the "
+                         "model keeps the other tile sets and face-down tiles; 0: none"),
     seed: int = typer.Option(0, help="which photo sessions become the fine-tune's val"),
     resume: Path = typer.Option(None, help="continue an interrupted run (its folder, RUN)"),
 ) -> None:

@@ -39,6 +39,14 @@ from scoring.tiles import CLASS_NAMES
 RECORD = "adapt.json"
 LINKABLE_SUFFIXES = {".jpg", ".jpeg", ".png"}  # read by the crop cutter as they are; other formats become JPEG
 MIN_PHOTOS = 4  # fewer cannot give both a train and a val side
+# Training crops per class from each folder (the sure tiles', the replay photos'). The fine-tune's 700 let the replay
+# photos' many face-down tiles outweigh the set's few sure blank 白 tiles, and the hold-out proxy's classifier then read
+# real 白 as face-down (benchmarks/results/adapt/).
+CROPS_PER_CLASS = 100
+# A short fine-tune on many replay photos: the labelled fine-tune's 30 epochs beside as many replay photos as the
+# set's moved the hold-out proxy further from its base (benchmarks/results/adapt/).
+CLASSIFIER_EPOCHS = 8
+REPLAY_PHOTOS = 300
 
 
 @dataclass(frozen=True)
@@ -176,8 +184,10 @@ class Adaptation:
     base: Path
     settings: PseudoLabelSettings = field(default_factory=PseudoLabelSettings)
     classifier_minutes: float = 10.0
-    classifier_epochs: int = 30
-    replay: int | None = None  # synthetic photos beside the sure tiles' photos; None: as many, at most 300
+    classifier_epochs: int = CLASSIFIER_EPOCHS
+    replay: int = REPLAY_PHOTOS  # synthetic photos beside the sure tiles' photos
+    crops_per_class: int = CROPS_PER_CLASS
+    replay_soft: bool = True  # the replay photos' crops keep the base's readings (vision.twostage.fastcls.soft_targets)
     name: str = "adapt"
     project: Path | None = None
     command: str = ""
@@ -225,7 +235,7 @@ def run_adaptation(job: Adaptation, say: Callable[[str], None] | None = None) ->
     tune = finetune.TwoStageFinetune(
         data=job.run / "pseudo" / "data.yaml", base=Path(job.base).resolve(), tune_detector=False,
         classifier_minutes=job.classifier_minutes, classifier_epochs=job.classifier_epochs, replay=job.replay,
-        name=job.name, project=job.run.parent, command=job.command, seed=job.seed)
+        crops_per_class=job.crops_per_class, replay_soft=job.replay_soft, name=job.name, project=job.run.parent, command=job.command, seed=job.seed)
     return finetune.run_finetune(tune)
 
 
