@@ -13,7 +13,6 @@ app = typer.Typer(
 )
 
 # Subcommand registrations (one line per module; keep this list sorted).
-from mjsnap.commands.adapt import register as register_adapt_command; register_adapt_command(app)
 from mjsnap.commands.batch import register as register_batch_commands; register_batch_commands(app)
 from mjsnap.commands.detect import register as register_detect_commands; register_detect_commands(app)
 from mjsnap.commands.read import register as register_read_command; register_read_command(app)

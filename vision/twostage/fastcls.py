@@ -197,22 +197,6 @@ def predict_classes(model, images: np.ndarray, batch: int = 512, device: str = "
     return np.concatenate(best) if best else np.zeros(0, np.int64)
 
 
-def soft_targets(model, images: np.ndarray, device: str = "cpu", batch: int = 512):
-    """(N, classes) probabilities the model gives the crops now, before training: targets that keep its readings of
-    those crops while it learns others (Learning without Forgetting, Li & Hoiem 2016). A fine-tune's replay photos
-    drawn by the generator carry its weaknesses, and trained on their labels they moved the hold-out proxy's
-    reading of a real set's blank 白 (benchmarks/results/adapt/)."""
-    import torch
-
-    model.eval()
-    out = []
-    with torch.inference_mode():
-        for start in range(0, len(images), batch):
-            probs = model(to_float(np.ascontiguousarray(images[start : start + batch]), device))
-            out.append(probs[0] if isinstance(probs, (list, tuple)) else probs)
-    return torch.cat(out).float()
-
-
 def accuracy(model, images: np.ndarray, labels: np.ndarray, batch: int = 512, device: str = "cpu") -> float:
     return float((predict_classes(model, images, batch, device) == labels).sum()) / max(len(images), 1)
 
@@ -257,15 +241,13 @@ def train_fast_classifier(
     augmentation: str = "photo",
     scale: str = "n",
     device: str = "cpu",
-    soft_prefix: str | None = None,
 ) -> Path:
     """Train until `minutes` of wall time or max_epochs are spent, whichever comes first (the cosine learning rate
     is planned over the steps the first limit allows).
 
     Writes out/weights/best.pt (best val accuracy) and last.pt, and out/progress.jsonl. `val_name_prefix` limits
     the reported val accuracy to crops whose file name starts with it (e.g. the cmd val source). `augmentation`
-    names one of AUGMENTATIONS, `scale` one of SCALES. Training crops whose name starts with `soft_prefix` learn
-    the `pretrained` model's own probabilities for them instead of their labels (see `soft_targets`). On a CUDA `device` the crops are held and augmented on the
+    names one of AUGMENTATIONS, `scale` one of SCALES. On a CUDA `device` the crops are held and augmented on the
     GPU and the network runs in bfloat16 autocast."""
     import torch
     import torch.nn.functional as F
@@ -288,15 +270,9 @@ def train_fast_classifier(
             raise ValueError(f"no val crop name starts with {val_name_prefix!r}; the val crops start with "
                              f"{', '.join(present)} (see {Path(crops) / SOURCES_FILE})")
         val_x, val_y = val_x[keep], val_y[keep]
-    train_x, train_y, train_names = load_split(Path(crops) / "train")
+    train_x, train_y, _ = load_split(Path(crops) / "train")
     model, transferred = build_model(pretrained, scale)
     model.to(device)
-    soft, is_soft = None, None
-    if soft_prefix is not None:
-        is_soft = torch.from_numpy(np.array([n.startswith(soft_prefix) for n in train_names])).to(device)
-        if not bool(is_soft.any()):
-            raise ValueError(f"no training crop name starts with {soft_prefix!r} (see {Path(crops) / SOURCES_FILE})")
-        soft = soft_targets(model, train_x, device)
     train_images = torch.from_numpy(train_x).to(device)  # on a GPU, the crops cross the bus once
     autocast = torch.autocast("cuda", dtype=torch.bfloat16, enabled=str(device).startswith("cuda"))
     optimizer = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=5e-4)
@@ -323,13 +299,7 @@ def train_fast_classifier(
             for group in optimizer.param_groups:
                 group["lr"] = cosine_lr(lr, step, schedule_steps(planned, steps_per_epoch, max_epochs))
             with autocast:
-                logits = model(x).float()
-                loss = F.cross_entropy(logits, y, label_smoothing=0.05, reduction="none")
-                if soft is not None:
-                    chosen = index.to(device)
-                    from_model = -(soft[chosen] * F.log_softmax(logits, 1)).sum(1)
-                    loss = torch.where(is_soft[chosen], from_model, loss)
-                loss = loss.mean()
+                loss = F.cross_entropy(model(x).float(), y, label_smoothing=0.05)
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()

@@ -6,8 +6,7 @@ settings and every stage that has finished, so an interrupted run continues wher
     RUN/replay/      synthetic photos (vision.synth; --replay N, by default as many as D's train photos, at most
                      MAX_DEFAULT_REPLAY) trained on beside D's train photos, and RUN/data.yaml listing both, so the
                      fine-tune keeps what the club's photos do not show (--replay 0: none)
-    RUN/detector/    the 1-class tile detector, fine-tuned from DIR/detector/model.pt (ultralytics; resumable), unless
-                     tune_detector is False (DIR's is then kept)
+    RUN/detector/    the 1-class tile detector, fine-tuned from DIR/detector/model.pt (ultralytics; resumable)
     RUN/crops/       tile crops of D's train and val labels at the classifier's input size
     RUN/classifier/  the crop classifier, fine-tuned from DIR/classifier/model.pt for a wall-time budget
     RUN/model/       the candidate two-stage model directory: what `mjsnap compare` and `mjsnap promote` take
@@ -66,11 +65,6 @@ class TwoStageFinetune:
     classifier_lr: float = CLASSIFIER_LR
     replay: int | None = None  # synthetic photos trained on beside the data's (see above); None: as many, at most
     # MAX_DEFAULT_REPLAY
-    crops_per_class: int = PER_CLASS_LIMIT  # training crops kept per class and folder (replay photos are a folder)
-    replay_soft: bool = False  # True: the replay photos' crops learn the base classifier's readings of them, not
-    # their labels (vision.twostage.fastcls.soft_targets), so the generator's weaknesses are not taught again
-    tune_detector: bool = True  # False: the base's tile detector is kept as it is (vision.twostage.adapt's labels
-    # leave unsure tiles unlabelled, which a detector would learn as background)
     name: str = "run"
     project: Path = WORK_DIR / "runs"
     command: str = ""
@@ -161,15 +155,14 @@ def finetune_detector(data: Path, run: Path, start: Path | None, epochs: int, *,
                                warmup_bias_lr=FINETUNE_WARMUP_BIAS_LR)
 
 
-def cut_crops(data: Path, out: Path, size: int, seed: int = 0,
-              per_class: int = PER_CLASS_LIMIT) -> dict[str, dict[str, int]]:
+def cut_crops(data: Path, out: Path, size: int, seed: int = 0) -> dict[str, dict[str, int]]:
     """out/{train,val}/NN_name/*.png from the labels of the train and val folders of ``data``; counts per split.
 
     Unlike `mjsnap train-two-stage crops` a class may be absent (the fine-tuned classifier already knows every class)."""
     from vision.evaluate import val_folders
     from vision.twostage.crops import CropSettings, CropSource, build_crop_dataset
 
-    settings = {"train": CropSettings(size=size, per_class_limit=per_class),
+    settings = {"train": CropSettings(size=size, per_class_limit=PER_CLASS_LIMIT),
                 "val": CropSettings(size=size, jitter=0.0, upside_down=0.0)}
     sources = [CropSource(folder, split, crop_settings) for split, crop_settings in settings.items()
                for folder in val_folders(data, split)]
@@ -185,26 +178,13 @@ def cut_crops(data: Path, out: Path, size: int, seed: int = 0,
 
 
 def finetune_classifier(crops: Path, out: Path, start: Path | None, *, minutes: float, max_epochs: int = 30,
-                        batch: int = 128, lr: float = CLASSIFIER_LR, seed: int = 0, soft_folder: Path | None = None) -> Path:
-    """Train the crop classifier from ``start`` into ``out`` (a fresh run: this trainer does not resume). The crops
-    cut from ``soft_folder``'s photos learn ``start``'s readings of them instead of their labels."""
+                        batch: int = 128, lr: float = CLASSIFIER_LR, seed: int = 0) -> Path:
+    """Train the crop classifier from ``start`` into ``out`` (a fresh run: this trainer does not resume)."""
     from vision.twostage.fastcls import train_fast_classifier
 
     shutil.rmtree(out, ignore_errors=True)
     return train_fast_classifier(crops, out, minutes=minutes, max_epochs=max_epochs, batch=batch, lr=lr,
-                                 pretrained=start, threads=TRAIN_THREADS, seed=seed,
-                                 soft_prefix=None if soft_folder is None else crop_prefix(crops, soft_folder))
-
-
-def crop_prefix(crops: Path, folder: Path) -> str:
-    """The name prefix of the crops cut from the photos of ``folder`` (the crop dataset's sources.json)."""
-    from vision.twostage.crops import SOURCES_FILE
-
-    sources = json.loads((Path(crops) / SOURCES_FILE).read_text(encoding="utf-8"))
-    found = [prefix for prefix, source in sources.items() if Path(source["folder"]).resolve() == Path(folder).resolve()]
-    if not found:
-        raise ValueError(f"{crops}: no crops were cut from {folder}")
-    return found[0]
+                                 pretrained=start, threads=TRAIN_THREADS, seed=seed)
 
 
 def _progress(folder: Path) -> list[dict]:
@@ -241,9 +221,6 @@ def run_finetune(job: TwoStageFinetune) -> Path:
             _say(f"0/4 {job.replay} synthetic photos to train on beside {job.data}")
             finish("replay", {"photos": job.replay, "data": str(replay_data(job.data, run, job.replay, job.seed))})
         data = Path(job.stages["replay"]["data"])
-    if "detector" not in job.stages and not job.tune_detector:
-        _say(f"1/4 tile detector kept: {base / 'detector' / 'model.pt'}")
-        finish("detector", {"weights": str(base / "detector" / "model.pt"), "epochs": 0, "kept": True})
     if "detector" not in job.stages:
         _say(f"1/4 tile detector from {base / 'detector' / 'model.pt'}, imgsz {detector_imgsz}")
         folder = finetune_detector(data, run, base / "detector" / "model.pt", job.epochs, imgsz=detector_imgsz,
@@ -254,7 +231,7 @@ def run_finetune(job: TwoStageFinetune) -> Path:
                             "val_map50": epochs[-1]["mAP50"] if epochs else None})
     if "crops" not in job.stages:
         _say(f"2/4 crops of {data} at {classifier_imgsz} px")
-        counts = cut_crops(data, run / "crops", classifier_imgsz, job.seed, job.crops_per_class)
+        counts = cut_crops(data, run / "crops", classifier_imgsz, job.seed)
         absent = [name for i, name in enumerate(CLASS_NAMES) if not counts["train"][class_folder(i)]]
         if absent:
             _say(f"no training crops of {', '.join(absent)}: the classifier keeps what the base knew of them")
@@ -263,8 +240,7 @@ def run_finetune(job: TwoStageFinetune) -> Path:
         _say(f"3/4 crop classifier from {base / 'classifier' / 'model.pt'}, {classifier_minutes:.1f} min at most")
         folder = finetune_classifier(run / "crops", run / "classifier", base / "classifier" / "model.pt",
                                      minutes=classifier_minutes, max_epochs=job.classifier_epochs,
-                                     batch=job.classifier_batch, lr=job.classifier_lr, seed=job.seed,
-                                     soft_folder=run / "replay" / "images" / "train" if job.replay_soft and job.replay else None)
+                                     batch=job.classifier_batch, lr=job.classifier_lr, seed=job.seed)
         epochs = _progress(folder)
         finish("classifier", {"weights": str(folder / "weights" / "best.pt"), "epochs": len(epochs),
                               "val_top1": max((p["val_top1"] for p in epochs), default=None)})
