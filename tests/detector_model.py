@@ -112,29 +112,3 @@ def build_tiny_model(out_dir: Path, imgsz: int = TINY_IMGSZ) -> Path:
     meta = {"version": "tiny-test", "classes": list(CLASS_NAMES), "imgsz": imgsz}
     (out_dir / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
     return out_dir
-
-
-def tiny_two_stage_base(out: Path, work: Path, imgsz: int, crop: int) -> Path:
-    """An untrained two-stage model directory that reads many confident tiles, all of them 1m: a 1-class detector
-    at ``imgsz`` with its scores raised, and a 36-class classifier on ``crop`` px crops biased to class 0 (an
-    untrained classifier's probabilities, about 1/36, would keep every tile under the operating confidence), averaged
-    with itself as a second classifier, as the shipped model averages two (meta classifier.ensemble)."""
-    import torch
-
-    from mjsnap.paths import MODELS_DIR
-    from vision.twostage.export import export_two_stage
-    from vision.twostage.fastcls import build_model, save_checkpoint
-
-    shipped = MODELS_DIR / "current"
-    detector = calibrated_network(imgsz, ["tile"])
-    classifier, _ = build_model(None)
-    with torch.no_grad():
-        for branch in detector.model[-1].cv3:
-            branch[-1].bias.add_(4.0)
-        classifier.model[-1].linear.bias[0] += 20.0
-    Path(work).mkdir(parents=True, exist_ok=True)
-    save_checkpoint(classifier, Path(work) / "classifier.pt", 0, {}, crop)
-    return export_two_stage(save_network(detector, Path(work) / "detector.pt", imgsz), Path(work) / "classifier.pt",
-                            out, detector_imgsz=imgsz, classifier_imgsz=crop, version="tiny-two-stage",
-                            train_command="test", data="none", extra_classifiers=[Path(work) / "classifier.pt"],
-                            characters_from=shipped if (shipped / "characters").is_dir() else None)

@@ -13,14 +13,15 @@ import yaml
 from typer.testing import CliRunner
 
 from dataset_fixtures import photo
-from detector_model import tiny_two_stage_base
 from mjsnap.labels import LabelBox, LabelDataset
+from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 
 pytest.importorskip("ultralytics")
 runner = CliRunner()
 IMGSZ = 64
 CROP = 32
+SHIPPED = MODELS_DIR / "current"
 
 
 def invoke(*args, expected=(0, 1)):
@@ -118,11 +119,35 @@ def test_eval_plot_needs_a_model_to_compare_with(tmp_path):
     assert result.exit_code == 2 and "--against" in result.output
 
 
+def tiny_two_stage_base(out: Path, work: Path) -> Path:
+    """An untrained two-stage model directory that reads many confident tiles, all of them 1m: a 1-class detector
+    at 64 px with its scores raised, and a 36-class classifier on 32 px crops biased to class 0 (an untrained
+    classifier's probabilities, about 1/36, would keep every tile under the operating confidence), averaged with
+    itself as a second classifier, as the shipped model averages two (meta classifier.ensemble)."""
+    import torch
+
+    from detector_model import calibrated_network, save_network
+    from vision.twostage.export import export_two_stage
+    from vision.twostage.fastcls import build_model, save_checkpoint
+
+    detector = calibrated_network(IMGSZ, ["tile"])
+    classifier, _ = build_model(None)
+    with torch.no_grad():
+        for branch in detector.model[-1].cv3:
+            branch[-1].bias.add_(4.0)
+        classifier.model[-1].linear.bias[0] += 20.0
+    save_checkpoint(classifier, work / "classifier.pt", 0, {}, CROP)
+    return export_two_stage(save_network(detector, work / "detector.pt", IMGSZ), work / "classifier.pt", out,
+                            detector_imgsz=IMGSZ, classifier_imgsz=CROP, version="tiny-two-stage",
+                            train_command="test", data="none", extra_classifiers=[work / "classifier.pt"],
+                            characters_from=SHIPPED if (SHIPPED / "characters").is_dir() else None)
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(600)
 def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
     models = tmp_path / "models"
-    base = tiny_two_stage_base(models / "current", tmp_path / "base", IMGSZ, CROP)
+    base = tiny_two_stage_base(models / "current", tmp_path / "base")
 
     result = invoke("train", "--data", dataset / "data.yaml", "--base", base, "--epochs", 1, "--batch", 4,
                     "--classifier-epochs", 1, "--project", tmp_path / "runs", "--name", "ft2")
