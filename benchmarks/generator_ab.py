@@ -11,11 +11,21 @@ experiment's old arm) and as it is (arm `today`), and both read the same real cr
   and spaced rows read real bamboo worse than the filled bars, so the generator went back to them; the drawing and
   this experiment's arm are in commit 8c75073.
 
+Experiments that change the classifier's training rather than the drawing (`changes="training"`) train both arms on
+the same crops:
+- `grey_backs` (session 21), arms `grey` / `today`: until then a face-down tile's crop was turned grey as often as
+  any other (vision.twostage.fastcls.GREY_SHARE), and a grey yellow or pink back is a pale blank tile labelled `back`.
+- `face_zoom` (session 21), arms `whole_tile` / `today`: until then every training crop showed the whole tile and
+  its edge; real labels and a detector trained on them (cmd's) often box only the face's art, and a blank 白 cut that
+  way is a white patch with no edge. vision.twostage.fastcls.FACE_ZOOM_SHARE of the crops are now zoomed in further.
+
 Per seed and arm: vision.twostage.fastcls for --epochs on crops that scripts/gpu_classifier.py's first stage draws
 on 2 workers for --seconds, at most --per-class training crops a class (seeds SEED and SEED+1, as that script
 numbers its workers); then top-1, per-class recall and top confusions on the real crops (--real, class folders of
 crops cut from real photos, e.g. cmd val as `scripts/gpu_classifier.py prepare` writes them) and on the arm's own
-generated val crops. Every run is kept in WORK/EXPERIMENT/SEED_ARM.json, so an interrupted benchmark continues.
+generated val crops. Every run is kept in WORK/EXPERIMENT/SEED_ARM.json (its classifier in SEED_ARM.pt), so an
+interrupted benchmark continues; a training experiment's crops are kept in WORK/crops/SEED for every training
+experiment.
 
     .venv/bin/python benchmarks/generator_ab.py --experiment back_colours [--seeds 100,200] [--seconds 150]
         [--per-class 500] [--epochs 8] [--real .devcarry/cmd_crops/val] [--tileart ../shared/tileart] [--work work]
@@ -30,6 +40,7 @@ import contextlib
 import json
 import os
 import platform
+import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -45,6 +56,7 @@ sys.path.insert(0, str(REPO))
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from scripts import gpu_classifier  # noqa: E402  (imported by name, so its forked crop workers unpickle)
 from vision.synth import scene, tile  # noqa: E402
+from vision.twostage import fastcls  # noqa: E402
 
 IVORY = (240, 236, 225)
 REAL_PREFIX = "real_"
@@ -63,12 +75,35 @@ def with_ivory_backs():
         tile.BACK_COLOURS, scene.back_unlike_face = saved
 
 
+@contextlib.contextmanager
+def with_grey_backs():
+    """Face-down tiles' crops turned grey as often as any other, as trained until session 21."""
+    saved = fastcls.COLOUR_IS_CLASS
+    fastcls.COLOUR_IS_CLASS = ()
+    try:
+        yield
+    finally:
+        fastcls.COLOUR_IS_CLASS = saved
+
+
+@contextlib.contextmanager
+def with_whole_tiles():
+    """Every training crop at the zoom the crops were cut (the tile's edge in it), as trained until session 21."""
+    saved = fastcls.FACE_ZOOM_SHARE
+    fastcls.FACE_ZOOM_SHARE = 0.0
+    try:
+        yield
+    finally:
+        fastcls.FACE_ZOOM_SHARE = saved
+
+
 @dataclass(frozen=True)
 class Experiment:
-    old_arm: str  # the name of the arm drawn the old way
-    old_generator: object  # a context manager factory: inside it, the generator draws the old way
+    old_arm: str  # the name of the arm made the old way
+    old_way: object  # a context manager factory: inside it, the generator draws (or the classifier trains) the old way
     focus: tuple[str, ...]  # the classes the change is about: their real recall is reported
     title: str
+    changes: str = "generator"  # or "training": both arms train on the same crops, drawn once per seed
 
     @property
     def arms(self) -> tuple[str, str]:
@@ -77,14 +112,19 @@ class Experiment:
 
 EXPERIMENTS = {
     "back_colours": Experiment("ivory", with_ivory_backs, ("P",), "Back colours and the hold-out classifier"),
+    "grey_backs": Experiment("grey", with_grey_backs, ("P",), "Grey face-down tiles in the classifier's training",
+                             changes="training"),
+    "face_zoom": Experiment("whole_tile", with_whole_tiles, ("P",), "Crops zoomed in to the face in the classifier's "
+                            "training", changes="training"),
 }
 
 
 @contextlib.contextmanager
-def generator_as(experiment: Experiment, arm: str):
+def arm_as(experiment: Experiment, arm: str):
+    """Inside it, the generator draws and the classifier trains as `arm` of `experiment` asks."""
     if arm not in experiment.arms:
         raise ValueError(f"unknown arm {arm!r}; expected one of {experiment.arms}")
-    with contextlib.nullcontext() if arm == TODAY else experiment.old_generator():
+    with contextlib.nullcontext() if arm == TODAY else experiment.old_way():
         yield
 
 
@@ -123,12 +163,17 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
     from vision.twostage.fastcls import load_split, train_fast_classifier
 
     with tempfile.TemporaryDirectory(prefix="mjsnap-generator-ab-", dir=work) as tmp:
-        crops = Path(tmp) / "crops"
-        with generator_as(experiment, arm):
-            stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
-        link_real(args.real, crops / "val")
-        run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs, batch=128,
-                                    lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2, seed=seed)
+        if experiment.changes == "training":
+            crops, stats = shared_crops(seed, args)
+        else:
+            crops = Path(tmp) / "crops"
+            with arm_as(experiment, arm):
+                stats = draw_crops(crops, seed, args)
+        with arm_as(experiment, arm):
+            run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs,
+                                        batch=128, lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2,
+                                        seed=seed)
+        shutil.copy2(run / "weights" / "last.pt", work / f"{seed}_{arm}.pt")  # for a read of whole photos with it
         model = torch.load(str(run / "weights" / "last.pt"), map_location="cpu", weights_only=False)["model"].float()
         images, labels, names = load_split(crops / "val")
         real = np.array([n.startswith(REAL_PREFIX) for n in names])
@@ -136,6 +181,45 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
                 "training_crops": sum(s["train"] for s in stats),
                 "real": read_crops(model, images[real], labels[real]),
                 "generated": read_crops(model, images[~real], labels[~real])}
+
+
+def draw_crops(crops: Path, seed: int, args: argparse.Namespace) -> list[dict]:
+    """Synthetic training and val crops of one seed, and the real crops linked into val."""
+    stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
+    link_real(args.real, crops / "val")
+    return stats
+
+
+def shared_crops(seed: int, args: argparse.Namespace) -> tuple[Path, list[dict]]:
+    """The crops of one seed for training experiments, drawn the first time (today's generator) and kept."""
+    crops = args.work / "crops" / str(seed)
+    done = crops / "stats.json"  # written last: a folder without it is an interrupted drawing
+    if not done.is_file():
+        shutil.rmtree(crops, ignore_errors=True)
+        done.parent.mkdir(parents=True)
+        done.write_text(json.dumps(draw_crops(crops, seed, args)))
+    return crops, json.loads(done.read_text())
+
+
+def read_photos(classifier: Path, proxy: Path, data: Path, report: Path) -> dict:
+    """Tile errors on the labelled photos of `data` (val), read by the `proxy` model directory with `classifier` as
+    its (first) classifier: its tile detector and reading steps, this classifier's readings. Kept in `report`."""
+    if not report.is_file():
+        from vision import evaluate as ev
+        from vision.twostage.export import export_classifier
+
+        imgsz = json.loads((proxy / "meta.json").read_text())["classifier"]["imgsz"]
+        with tempfile.TemporaryDirectory(prefix="mjsnap-generator-ab-model-", dir=report.parent) as tmp:
+            model = Path(tmp) / "model"
+            shutil.copytree(proxy, model, ignore=lambda folder, names: ["classifier"] if Path(folder) == proxy else [])
+            export_classifier(classifier, model / "classifier", imgsz)
+            predictor, backend = ev.detector_predictor(model)
+            read = ev.evaluate(predictor, ev.labelled_images(data), 0.25, f"{proxy} + {classifier.name} ({backend})",
+                               str(data))
+        report.write_text(json.dumps({"photos": read.images, "tiles": read.true_tiles, "tile_errors": read.tile_errors,
+                                      "tile_accuracy": read.tile_accuracy, "missed": read.missed,
+                                      "misclassified": read.misclassified, "extra": read.extra}, indent=1))
+    return json.loads(report.read_text())
 
 
 def focus_confusions(read: dict, focus: tuple[str, ...]) -> list[tuple[str, int]]:
@@ -153,13 +237,18 @@ def markdown(result: dict, experiment: Experiment) -> str:
     def recall(read: dict) -> float:
         return float(np.mean([read["recall"].get(c, np.nan) for c in focus]))
 
+    if experiment.changes == "training":
+        arms = (f"trained on the same crops of today's generator the way it was trained before the change "
+                f"(`{experiment.old_arm}`) and the way it is (`{TODAY}`)")
+    else:
+        arms = (f"trained on crops of the generator as it was before the change (`{experiment.old_arm}`) and as it is "
+                f"(`{TODAY}`)")
     lines = [
         f"# {experiment.title} ({result['date']})", "",
         f"`benchmarks/generator_ab.py --experiment {result['experiment']}`: per seed, the hold-out proxy's classifier "
         f"(yolo11n-cls from mahjong-detector's backbone, {s['epochs']} epochs, synthetic crops only: {s['seconds']:g} s "
-        f"of drawing on 2 workers, at most {s['per_class']} training crops a class) trained on crops of the generator "
-        f"as it was before the change (`{experiment.old_arm}`) and as it is (`{TODAY}`), then read on "
-        f"{s['real_crops']} real crops (`{s['real']}`) and on the arm's own generated val crops. {result['machine']}.",
+        f"of drawing on 2 workers, at most {s['per_class']} training crops a class) {arms}, then read on "
+        f"{s['real_crops']} real crops (`{s['real']}`) and on generated val crops. {result['machine']}.",
         "", f"| seed | arm | photos drawn / training crops | real top-1 | real `{name}` recall | real `{name}` confusions "
         f"| real read as `back` | real top confusions | generated top-1 | generated `{name}` recall | note |",
         "|---|---|---|---:|---:|---|---:|---|---:|---:|---|",
@@ -180,11 +269,29 @@ def markdown(result: dict, experiment: Experiment) -> str:
                          f"{np.mean([r['real']['read_as_back'] for r in runs]):.1f} | | "
                          f"{np.mean([r['generated']['top1'] for r in runs]):.4f} | "
                          f"{np.mean([recall(r['generated']) for r in runs]):.3f} | |")
+    read = [r for r in result["runs"] if "whole_photos" in r]
+    if read:
+        first = read[0]["whole_photos"]
+        lines += ["", f"Whole photos: the val photos of `{s['photos']}` ({first['photos']} photos, {first['tiles']:,} "
+                  f"tiles) read by `{s['read_photos']}` (its tile detector and reading steps) with the run's classifier "
+                  "in place of its own; tile errors at confidence 0.25.", "",
+                  "| seed | arm | tile errors | missed / misread / extra | tiles read right |", "|---|---|---:|---|---:|"]
+        lines += [f"| {r['seed']} | {r['arm']} | {w['tile_errors']} | {w['missed']} / {w['misclassified']} / "
+                  f"{w['extra']} | {w['tile_accuracy']:.2%} |" for r in read for w in [r["whole_photos"]]]
+        for arm in experiment.arms:
+            mine = [r["whole_photos"] for r in read if r["arm"] == arm]
+            if mine:
+                lines.append(f"| mean | {arm} | {np.mean([m['tile_errors'] for m in mine]):.1f} | | "
+                             f"{np.mean([m['tile_accuracy'] for m in mine]):.2%} |")
     lines += ["", "Drawing runs for a fixed time, so a run drawn while other work used the cores has fewer photos behind "
               "the same number of crops (at most the per-class cap), that is less variety.",
-              "", f"`{TODAY}` is the generator as it was when the run was made: kept runs are not drawn again, so a later "
-              "change to the generator is not in them. Generated val crops are each arm's own, so those columns compare "
-              "each classifier with the photos it was drawn for, not the two on the same crops."]
+              "", f"`{TODAY}` is the code as it was when the run was made: kept runs are not made again, so a later "
+              "change to the generator or the training is not in them."]
+    if experiment.changes == "training":
+        lines.append("Both arms of a seed trained on the same crops and read the same generated val crops.")
+    else:
+        lines.append("Generated val crops are each arm's own, so those columns compare each classifier with the photos "
+                     "it was drawn for, not the two on the same crops.")
     return "\n".join(lines) + "\n"
 
 
@@ -199,7 +306,13 @@ def main() -> None:
     parser.add_argument("--real", type=Path, default=REPO / ".devcarry" / "cmd_crops" / "val")
     parser.add_argument("--tileart", type=Path, default=REPO.parent / "shared" / "tileart")
     parser.add_argument("--work", type=Path, default=REPO / "work", help="runs are kept under WORK/EXPERIMENT")
+    parser.add_argument("--read-photos", type=Path, default=None, metavar="MODEL_DIR",
+                        help="also read --photos' val photos whole with each run's classifier in this two-stage model "
+                             "directory (the hold-out proxy's, e.g. work/model_cpu_fold_n)")
+    parser.add_argument("--photos", type=Path, default=REPO / "datasets" / "cmd.yaml")
     args = parser.parse_args()
+    if args.read_photos is not None and not (args.read_photos / "meta.json").is_file():
+        raise SystemExit(f"--read-photos {args.read_photos}: no meta.json there (a two-stage model directory)")
     experiment = EXPERIMENTS[args.experiment]
     for path, what in ((args.real, "real crops (class folders)"), (args.tileart, "the tile art")):
         if not path.is_dir():
@@ -217,10 +330,15 @@ def main() -> None:
             if not kept.is_file():  # written whole once the run ends, so a kept file is a finished run
                 kept.write_text(json.dumps(run_arm(experiment, seed, arm, args, start, work), indent=1))
             runs.append(json.loads(kept.read_text()))
+            weights = work / f"{seed}_{arm}.pt"
+            if args.read_photos is not None and weights.is_file():
+                runs[-1]["whole_photos"] = read_photos(weights, args.read_photos, args.photos, work / f"{seed}_{arm}_photos.json")
             print(json.dumps({k: runs[-1][k] for k in ("seed", "arm")} | {"real_top1": runs[-1]["real"]["top1"]}),
                   flush=True)
     settings = {"seeds": args.seeds, "seconds": args.seconds, "per_class": args.per_class, "epochs": args.epochs,
                 "real": os.path.relpath(args.real, REPO), "real_crops": runs[0]["real"]["crops"]}
+    if args.read_photos is not None:
+        settings |= {"read_photos": os.path.relpath(args.read_photos, REPO), "photos": os.path.relpath(args.photos, REPO)}
     result = {"experiment": args.experiment, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "settings": settings,
               "machine": f"{platform.machine()}, {os.cpu_count()} cores", "runs": runs}

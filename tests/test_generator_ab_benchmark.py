@@ -21,12 +21,12 @@ SMALL = SynthOptions(imgsz_min=256, imgsz_max=320, tileart=None)
 def test_the_ivory_arm_draws_the_old_back_colours_and_restores_todays() -> None:
     today = tile.BACK_COLOURS
     assert generator_ab.IVORY not in today
-    with generator_ab.generator_as(BACKS, "ivory"):
+    with generator_ab.arm_as(BACKS, "ivory"):
         assert len(tile.BACK_COLOURS) == 12 and tile.BACK_COLOURS[10] == generator_ab.IVORY
         assert scene.back_unlike_face((40, 40, 40), (40, 40, 44)) == (40, 40, 40)  # no rule for dark faces then
         with_ivory = [make_sample(5, i, SMALL) for i in range(3)]
     assert tile.BACK_COLOURS == today and scene.back_unlike_face((40, 40, 40), (40, 40, 44)) != (40, 40, 40)
-    with generator_ab.generator_as(BACKS, "today"):
+    with generator_ab.arm_as(BACKS, "today"):
         assert tile.BACK_COLOURS == today
     # the arms draw the same photos but for the back colour: same size, same labels
     now = [make_sample(5, i, SMALL) for i in range(3)]
@@ -72,7 +72,7 @@ def test_an_unknown_arm_is_refused() -> None:
     import pytest
 
     with pytest.raises(ValueError, match="unknown arm"):
-        with generator_ab.generator_as(BACKS, "bars"):
+        with generator_ab.arm_as(BACKS, "bars"):
             pass
 
 
@@ -82,3 +82,69 @@ def test_focus_confusions_list_only_the_changed_classes() -> None:
     assert generator_ab.focus_confusions(read, bamboo) == [("2s->5m", 30), ("3s->2s", 4)]
     old_run = {"top_confusions": [["P->back", 20], ["2s->5m", 5]]}  # kept before runs listed every confusion
     assert generator_ab.focus_confusions(old_run, BACKS.focus) == [("P->back", 20)]
+
+
+def test_the_grey_arm_greys_backs_again_and_restores_todays() -> None:
+    import torch
+
+    from vision.twostage import fastcls
+
+    grey_backs = generator_ab.EXPERIMENTS["grey_backs"]
+    assert grey_backs.changes == "training" and fastcls.COLOUR_IS_CLASS == (34,)
+    with generator_ab.arm_as(grey_backs, "grey"):
+        assert fastcls.COLOUR_IS_CLASS == ()
+    assert fastcls.COLOUR_IS_CLASS == (34,)
+    # a batch of coloured backs: today none turns grey; in the old arm, the same draws grey some
+    backs = torch.zeros((64, 3, 16, 16))
+    backs[:, 0] = 0.9
+    labels = torch.full((64,), 34)
+
+    def greyed(out):
+        return int((out.std(dim=1).amax(dim=(1, 2)) < 1e-6).sum())
+
+    assert greyed(fastcls.augment(backs.clone(), torch.Generator().manual_seed(1), labels)) == 0
+    with generator_ab.arm_as(grey_backs, "grey"):
+        assert greyed(fastcls.augment(backs.clone(), torch.Generator().manual_seed(1), labels)) > 0
+
+
+def test_training_experiments_draw_a_seeds_crops_once_and_redraw_an_interrupted_drawing(tmp_path: Path,
+                                                                                        monkeypatch) -> None:
+    import argparse
+
+    calls = []
+
+    def draw(crops: Path, seed: int, args) -> list[dict]:
+        calls.append(seed)
+        (crops / "train").mkdir(parents=True)
+        return [{"seed": seed, "photos": 3}]
+
+    monkeypatch.setattr(generator_ab, "draw_crops", draw)
+    args = argparse.Namespace(work=tmp_path)
+    first = generator_ab.shared_crops(100, args)
+    assert generator_ab.shared_crops(100, args) == first == (tmp_path / "crops" / "100", [{"seed": 100, "photos": 3}])
+    assert calls == [100]
+    (tmp_path / "crops" / "200" / "train").mkdir(parents=True)  # a drawing stopped before its stats were written
+    generator_ab.shared_crops(200, args)
+    assert calls == [100, 200]
+
+
+def _run(seed: int, arm: str, errors: int | None) -> dict:
+    read = {"crops": 10, "top1": 0.8, "read_as_back": 0, "recall": {"P": 1.0}, "top_confusions": [], "confusions": {}}
+    run = {"seed": seed, "arm": arm, "photos": 50, "training_crops": 900, "real": read, "generated": read}
+    if errors is not None:
+        run["whole_photos"] = {"photos": 243, "tiles": 5949, "tile_errors": errors, "tile_accuracy": 1 - errors / 5949,
+                               "missed": 40, "misclassified": errors - 100, "extra": 60}
+    return run
+
+
+def test_whole_photo_readings_get_their_own_table_with_a_mean_per_arm() -> None:
+    zoom = generator_ab.EXPERIMENTS["face_zoom"]
+    settings = {"seeds": "1,2", "seconds": 150, "per_class": 500, "epochs": 8, "real": "r", "real_crops": 10}
+    result = {"experiment": "face_zoom", "date": "d", "machine": "m", "runs": [_run(1, "whole_tile", 900),
+              _run(1, "today", 700), _run(2, "whole_tile", None), _run(2, "today", None)]}
+    unread = result | {"runs": [_run(1, "whole_tile", None), _run(1, "today", None)]}
+    assert "Whole photos" not in generator_ab.markdown(unread | {"settings": settings}, zoom)
+    text = generator_ab.markdown(result | {"settings": settings | {"read_photos": "p", "photos": "cmd.yaml"}}, zoom)
+    assert "| 1 | today | 700 | 40 / 600 / 60 | 88.23% |" in text
+    assert "| mean | whole_tile | 900.0 | | 84.87% |" in text
+    assert "the same crops of today's generator" in text

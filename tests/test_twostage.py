@@ -501,6 +501,45 @@ def test_style_augmentation_changes_ink_colours_that_photo_augmentation_keeps():
     assert red_ink_share("style") < 0.95
 
 
+def test_photo_augmentation_greys_faces_but_never_a_face_down_tile():
+    """A yellow back turned grey is a pale blank tile, a 白 labelled `back`: the classifier must learn a face-down
+    tile by its colour, so only other classes' crops are turned grey."""
+    import torch
+
+    from vision.twostage.fastcls import AUGMENTATIONS
+
+    crops = torch.zeros(128, 3, 16, 16)
+    crops[:, 0], crops[:, 1], crops[:, 2] = 0.9, 0.7, 0.2
+
+    def greyed(class_name: str) -> int:
+        labels = torch.full((128,), CLASS_NAMES.index(class_name))
+        out = AUGMENTATIONS["photo"](crops.clone(), torch.Generator().manual_seed(1), labels)
+        return int((out.std(dim=1).amax(dim=(1, 2)) < 1e-6).sum())
+
+    assert greyed("back") == 0
+    assert greyed("P") > 8
+
+
+def test_some_training_crops_are_zoomed_past_the_tiles_edge(monkeypatch):
+    """Real labels (cmd's) and detectors trained on them often box only the face's art, so FACE_ZOOM_SHARE of the
+    crops lose the tile's edge (a dark frame here); the photo jitter alone hardly ever does."""
+    import torch
+
+    from vision.twostage import fastcls
+
+    crops = torch.ones(400, 3, 64, 64)
+    crops[:, :, :3], crops[:, :, -3:], crops[:, :, :, :3], crops[:, :, :, -3:] = 0, 0, 0, 0
+
+    def edgeless() -> float:
+        out = fastcls.AUGMENTATIONS["photo"](crops.clone(), torch.Generator().manual_seed(2))
+        return float((out.amin(dim=(1, 2, 3)) > 0.3).float().mean())
+
+    assert fastcls.FACE_ZOOM_SHARE == 0.2
+    assert 0.06 < edgeless() < 0.2
+    monkeypatch.setattr(fastcls, "FACE_ZOOM_SHARE", 0.0)
+    assert edgeless() < 0.01
+
+
 def _straightness_residual(crops) -> float:
     """Median over crops of the largest distance (px) of a dark vertical stroke's row centres from their best line."""
     import numpy as np

@@ -113,7 +113,7 @@ def export_two_stage(
             "face_floor": FACE_FLOOR,
             "extra_looks": EXTRA_LOOKS,
             "openvino_precision": OPENVINO_PRECISION["classifier"],
-            "files": _export_stage(classifier, model_dir / "classifier", classifier_imgsz, CLASSIFIER_BATCH, _check_classifier_names),
+            "files": export_classifier(classifier, model_dir / "classifier", classifier_imgsz),
             **_export_ensemble(extra_classifiers, model_dir, classifier_imgsz),
         },
         **characters,
@@ -126,6 +126,11 @@ def export_two_stage(
     return model_dir
 
 
+def export_classifier(checkpoint: Path, out: Path, imgsz: int) -> dict[str, str]:
+    """One crop classifier checkpoint as a model directory's classifier folder `out` (model.pt, ONNX, OpenVINO)."""
+    return _export_stage(checkpoint, out, imgsz, CLASSIFIER_BATCH, _check_classifier_names)
+
+
 def _export_ensemble(checkpoints: Sequence[Path], model_dir: Path, imgsz: int) -> dict:
     """classifier_2/, classifier_3/, ... of the checkpoints (stale ones of an earlier export removed); their meta entry."""
     if len(checkpoints) > 8:
@@ -134,7 +139,7 @@ def _export_ensemble(checkpoints: Sequence[Path], model_dir: Path, imgsz: int) -
         shutil.rmtree(stale)
     names = [f"classifier_{n}" for n in range(2, len(checkpoints) + 2)]
     for name, checkpoint in zip(names, checkpoints):
-        _export_stage(checkpoint, model_dir / name, imgsz, CLASSIFIER_BATCH, _check_classifier_names)
+        export_classifier(checkpoint, model_dir / name, imgsz)
     return {"ensemble": names, "ensemble_below": ENSEMBLE_BELOW} if names else {}
 
 

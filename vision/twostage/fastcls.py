@@ -59,9 +59,11 @@ def _uniform(shape, generator, device):
     return (torch.rand(shape, generator=generator) * 2 - 1).to(device)
 
 
-def augment(batch, generator, warp: float = 0.0):
-    """Per-sample random affine (rotation +-12 deg, scale 0.88-1.12, shift +-7 %), colour jitter and some grey.
-    `warp` > 0 adds a smooth random bend (see `_bend`) of that standard deviation, in half crop widths."""
+def augment(batch, generator, labels=None, warp: float = 0.0):
+    """Per-sample random affine (rotation +-12 deg, scale 0.88-1.12, shift +-7 %), colour jitter and some grey
+    (GREY_SHARE, never for the classes of COLOUR_IS_CLASS when `labels` (N,) are given); FACE_ZOOM_SHARE of the
+    crops zoomed in further. `warp` > 0 adds a smooth random bend (see `_bend`) of that standard deviation, in half
+    crop widths."""
     import torch
     import torch.nn.functional as F
 
@@ -69,6 +71,9 @@ def augment(batch, generator, warp: float = 0.0):
     angle = _uniform(n, generator, device) * math.radians(12)
     scale = 1 + _uniform(n, generator, device) * 0.12
     shift = _uniform((n, 2), generator, device) * 0.14
+    zoomed = torch.rand(n, generator=generator) < FACE_ZOOM_SHARE  # drawn whatever the share: same draws after it
+    zoom = FACE_ZOOM[0] + (FACE_ZOOM[1] - FACE_ZOOM[0]) * torch.rand(n, generator=generator)
+    scale = scale * torch.where(zoomed, zoom, torch.ones(n)).to(device)
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
     theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
     grid = F.affine_grid(theta, batch.shape, align_corners=False)
@@ -80,12 +85,15 @@ def augment(batch, generator, warp: float = 0.0):
     colour = 1 + _uniform((n, 3, 1, 1), generator, device) * 0.12
     mean = out.mean(dim=(1, 2, 3), keepdim=True)
     out = ((out - mean) * contrast + mean) * brightness * colour
-    grey = (torch.rand(n, generator=generator) < 0.15).to(device)
+    grey = torch.rand(n, generator=generator) < GREY_SHARE
+    if labels is not None:
+        grey &= ~torch.isin(torch.as_tensor(labels).cpu(), torch.tensor(COLOUR_IS_CLASS))
+    grey = grey.to(device)
     out[grey] = out[grey].mean(dim=1, keepdim=True).expand(-1, 3, -1, -1)
     return out.clamp_(0, 1)
 
 
-def augment_style(batch, generator):
+def augment_style(batch, generator, labels=None):
     """`augment`, then what changes between tile sets rather than between photos of one set: ink printed in other
     colours (a random colour mix of the ink around the face colour; sometimes all channels swapped), softer or
     coarser print (blur, or a downscale and back up), and part of the face hidden by glare or a finger (a grey
@@ -93,7 +101,7 @@ def augment_style(batch, generator):
     import torch
     import torch.nn.functional as F
 
-    out = augment(batch, generator)
+    out = augment(batch, generator, labels)
     n, _, h, w = out.shape
     device = out.device
     mixed = (torch.rand(n, generator=generator) < 0.5).to(device)
@@ -124,12 +132,16 @@ def augment_style(batch, generator):
     return out.clamp_(0, 1)
 
 
-def augment_warp(batch, generator):
+def augment_warp(batch, generator, labels=None):
     """`augment` with a smooth random bend of the whole crop: strokes a few pixels longer, shorter or curved, as the
     same character is brushed differently by each maker's calligraphy (real 萬, 西 and 北 are rarely a font's)."""
-    return augment(batch, generator, warp=WARP_STD)
+    return augment(batch, generator, labels, warp=WARP_STD)
 
 
+GREY_SHARE = 0.15  # crops turned grey: a tile set's colours are not its classes...
+COLOUR_IS_CLASS = (CLASS_NAMES.index("back"),)  # ...but a face-down tile's are: grey, a pale back is a blank 白
+FACE_ZOOM_SHARE = 0.2  # crops zoomed in by FACE_ZOOM as well: the tile's edge leaves the crop
+FACE_ZOOM = (1.15, 1.45)
 WARP_STD = 0.06  # in half crop widths: about 2 px at 64 px, at most about 6
 WARP_KNOTS = 4  # a 4 x 4 lattice of random moves, smoothly interpolated: bends strokes, keeps their topology
 
@@ -291,8 +303,9 @@ def train_fast_classifier(
         epoch_start, total_loss = time.time(), torch.zeros((), device=device)  # summed on the device: no sync per step
         for i in range(steps_per_epoch):
             index = order[i * batch : (i + 1) * batch]
-            x = augment_batch(train_images[index.to(device)].permute(0, 3, 1, 2).float().div_(255), generator)
-            y = torch.from_numpy(train_y[index.numpy()]).to(device)
+            labels = torch.from_numpy(train_y[index.numpy()])
+            x = augment_batch(train_images[index.to(device)].permute(0, 3, 1, 2).float().div_(255), generator, labels)
+            y = labels.to(device)
             if planned is None and step == 20:  # plan the cosine schedule from the measured step time
                 per_step = (time.time() - epoch_start) / 20
                 planned = max(int((budget_s - (time.time() - started)) / per_step), 40) + step
