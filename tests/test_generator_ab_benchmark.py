@@ -146,5 +146,9 @@ def test_whole_photo_readings_get_their_own_table_with_a_mean_per_arm() -> None:
     assert "Whole photos" not in generator_ab.markdown(unread | {"settings": settings}, zoom)
     text = generator_ab.markdown(result | {"settings": settings | {"read_photos": "p", "photos": "cmd.yaml"}}, zoom)
     assert "| 1 | today | 700 | 40 / 600 / 60 | 88.23% |" in text
-    assert "| mean | whole_tile | 900.0 | | 84.87% |" in text
+    assert "| mean of seeds 1 | whole_tile | 900.0 | | 84.87% |" in text
+    # a seed read one way only stays out of the mean
+    result["runs"].append(_run(2, "today", 500) | {"seed": 3})
+    text = generator_ab.markdown(result | {"settings": settings | {"read_photos": "p", "photos": "cmd.yaml"}}, zoom)
+    assert "| mean of seeds 1 | today | 700.0 | | 88.23% |" in text
     assert "the same crops of today's generator" in text

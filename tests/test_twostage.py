@@ -481,12 +481,16 @@ def test_crop_augmentations_keep_shape_and_range_and_follow_the_seed(name):
     assert torch.equal(first, again) and not torch.equal(first, other)
 
 
-def test_style_augmentation_changes_ink_colours_that_photo_augmentation_keeps():
+def test_style_augmentation_changes_ink_colours_that_photo_augmentation_keeps(monkeypatch):
     """A red glyph on white: 'photo' jitters colour by up to 12 % per channel, so red stays the strongest channel of
-    the ink; 'style' prints some crops in other inks, where it does not."""
+    the ink; 'style' prints some crops in other inks, where it does not. No face zoom here: zoomed in, this glyph
+    fills most of the crop's middle, which the ink mix takes for the face colour."""
     import torch
 
+    from vision.twostage import fastcls
     from vision.twostage.fastcls import AUGMENTATIONS
+
+    monkeypatch.setattr(fastcls, "FACE_ZOOM_SHARE", 0.0)
 
     crops = torch.ones(256, 3, 32, 32)
     crops[:, 1:, 8:24, 8:24] = 0.1  # ink: red
@@ -534,8 +538,8 @@ def test_some_training_crops_are_zoomed_past_the_tiles_edge(monkeypatch):
         out = fastcls.AUGMENTATIONS["photo"](crops.clone(), torch.Generator().manual_seed(2))
         return float((out.amin(dim=(1, 2, 3)) > 0.3).float().mean())
 
-    assert fastcls.FACE_ZOOM_SHARE == 0.2
-    assert 0.06 < edgeless() < 0.2
+    assert fastcls.FACE_ZOOM_SHARE == 0.4
+    assert 0.12 < edgeless() < 0.3
     monkeypatch.setattr(fastcls, "FACE_ZOOM_SHARE", 0.0)
     assert edgeless() < 0.01
 
