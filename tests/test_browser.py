@@ -113,7 +113,9 @@ def test_typed_hand_shows_the_score(page):
     page.get_by_label("赢牌（可空，空则列出听牌）").press("Enter")
     page.get_by_role("button", name="用这手牌").click()
     page.get_by_text("东 得 +18 分").wait_for(timeout=60_000)
-    assert page.get_by_text("结算", exact=True).count() == 1  # the settlement table's heading
+    # the settlement table's heading; Streamlit may draw it a moment after the headline, so wait before counting
+    page.get_by_text("结算", exact=True).first.wait_for(timeout=30_000)
+    assert page.get_by_text("结算", exact=True).count() == 1
     page.get_by_text("规则选项", exact=True).click()  # the longest labels of the page
     page.wait_for_timeout(500)
     assert _screenshot(page, "browser_typed_hand.png").stat().st_size > 10_000
