@@ -48,6 +48,7 @@ import tempfile
 from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime, timezone
+from unittest import mock
 from pathlib import Path
 
 import numpy as np
@@ -77,37 +78,10 @@ def with_ivory_backs():
         tile.BACK_COLOURS, scene.back_unlike_face = saved
 
 
-@contextlib.contextmanager
-def with_grey_backs():
-    """Face-down tiles' crops turned grey as often as any other, as trained until session 21."""
-    saved = fastcls.COLOUR_IS_CLASS
-    fastcls.COLOUR_IS_CLASS = ()
-    try:
-        yield
-    finally:
-        fastcls.COLOUR_IS_CLASS = saved
-
-
-@contextlib.contextmanager
-def with_whole_tiles():
-    """Every training crop at the zoom the crops were cut (the tile's edge in it), as trained until session 21."""
-    saved = fastcls.FACE_ZOOM_SHARE
-    fastcls.FACE_ZOOM_SHARE = 0.0
-    try:
-        yield
-    finally:
-        fastcls.FACE_ZOOM_SHARE = saved
-
-
-@contextlib.contextmanager
-def with_a_fifth_zoomed():
-    """A fifth of the training crops zoomed in, as session 21 first chose."""
-    saved = fastcls.FACE_ZOOM_SHARE
-    fastcls.FACE_ZOOM_SHARE = 0.2
-    try:
-        yield
-    finally:
-        fastcls.FACE_ZOOM_SHARE = saved
+def trained_with(**settings):
+    """A context manager factory for a training experiment's old arm: inside it, vision.twostage.fastcls trains with
+    these module settings (e.g. COLOUR_IS_CLASS=(): face-down tiles turned grey as often as any other)."""
+    return lambda: mock.patch.multiple(fastcls, **settings)
 
 
 @dataclass(frozen=True)
@@ -125,12 +99,12 @@ class Experiment:
 
 EXPERIMENTS = {
     "back_colours": Experiment("ivory", with_ivory_backs, ("P",), "Back colours and the hold-out classifier"),
-    "grey_backs": Experiment("grey", with_grey_backs, ("P",), "Grey face-down tiles in the classifier's training",
-                             changes="training"),
-    "face_zoom": Experiment("whole_tile", with_whole_tiles, ("P",), "Crops zoomed in to the face in the classifier's "
-                            "training", changes="training"),
-    "face_zoom_share": Experiment("fifth", with_a_fifth_zoomed, ("P",), "How many training crops to zoom in to the "
-                                  "face", changes="training"),
+    "grey_backs": Experiment("grey", trained_with(COLOUR_IS_CLASS=()), ("P",),
+                             "Grey face-down tiles in the classifier's training", changes="training"),
+    "face_zoom": Experiment("whole_tile", trained_with(FACE_ZOOM_SHARE=0.0), ("P",),
+                            "Crops zoomed in to the face in the classifier's training", changes="training"),
+    "face_zoom_share": Experiment("fifth", trained_with(FACE_ZOOM_SHARE=0.2), ("P",),
+                                  "How many training crops to zoom in to the face", changes="training"),
 }
 
 

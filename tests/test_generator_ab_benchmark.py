@@ -107,6 +107,16 @@ def test_the_grey_arm_greys_backs_again_and_restores_todays() -> None:
         assert greyed(fastcls.augment(backs.clone(), torch.Generator().manual_seed(1), labels)) > 0
 
 
+def test_the_zoom_arms_set_their_share_and_restore_todays() -> None:
+    from vision.twostage import fastcls
+
+    today = fastcls.FACE_ZOOM_SHARE
+    for name, arm, share in (("face_zoom", "whole_tile", 0.0), ("face_zoom_share", "fifth", 0.2)):
+        with generator_ab.arm_as(generator_ab.EXPERIMENTS[name], arm):
+            assert fastcls.FACE_ZOOM_SHARE == share
+        assert fastcls.FACE_ZOOM_SHARE == today
+
+
 def test_training_experiments_draw_a_seeds_crops_once_and_redraw_an_interrupted_drawing(tmp_path: Path,
                                                                                         monkeypatch) -> None:
     import argparse
