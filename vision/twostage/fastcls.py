@@ -141,7 +141,8 @@ def augment_warp(batch, generator, labels=None):
 GREY_SHARE = 0.15  # crops turned grey: a tile set's colours are not its classes...
 COLOUR_IS_CLASS = (CLASS_NAMES.index("back"),)  # ...but a face-down tile's are: grey, a pale back is a blank 白
 FACE_ZOOM_SHARE = 0.4  # crops zoomed in by FACE_ZOOM as well: the tile's edge leaves the crop, as
-# a box around the face's art alone cuts it (some real labels, and detectors trained on them); face_zoom.md
+# a box around the face's art alone cuts it (some real labels, and detectors trained on them); face_zoom.md,
+# face_zoom_share.md (0.2 -> 0.4 better), face_zoom_more.md (0.6 worse on whole photos)
 FACE_ZOOM = (1.15, 1.45)
 WARP_STD = 0.06  # in half crop widths: about 2 px at 64 px, at most about 6
 WARP_KNOTS = 4  # a 4 x 4 lattice of random moves, smoothly interpolated: bends strokes, keeps their topology
