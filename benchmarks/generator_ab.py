@@ -10,6 +10,8 @@ experiment's old arm) and as it is (arm `today`), and both read the same real cr
 - `sticks` (session 19, results in benchmarks/results/sticks.md): three ways to draw a bamboo stick, one-ink sets
   and spaced rows read real bamboo worse than the filled bars, so the generator went back to them; the drawing and
   this experiment's arm are in commit 8c75073.
+- `cursive_fonts` (session 22), arms `no_cursive` / `today`: until then the drawn sets had no grass-script font
+  (vision.synth.fonts "grass" and "cursive", in which 萬 東 發 take their cursive forms).
 
 Experiments that change the classifier's training rather than the drawing (`changes="training"`) train both arms on
 the same crops:
@@ -58,7 +60,7 @@ sys.path.insert(0, str(REPO))
 
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from scripts import gpu_classifier  # noqa: E402  (imported by name, so its forked crop workers unpickle)
-from vision.synth import scene, tile  # noqa: E402
+from vision.synth import drawn, scene, tile  # noqa: E402
 from vision.twostage import fastcls  # noqa: E402
 
 IVORY = (240, 236, 225)
@@ -76,6 +78,13 @@ def with_ivory_backs():
         yield
     finally:
         tile.BACK_COLOURS, scene.back_unlike_face = saved
+
+
+@contextlib.contextmanager
+def without_cursive_fonts():
+    """The drawn sets' fonts before session 22: no grass-script or cursive font."""
+    with mock.patch.object(drawn, "FONT_NAMES", tuple(f for f in drawn.FONT_NAMES if f not in ("grass", "cursive"))):
+        yield
 
 
 def trained_with(**settings):
@@ -103,6 +112,8 @@ EXPERIMENTS = {
                              "Grey face-down tiles in the classifier's training", changes="training"),
     "face_zoom": Experiment("whole_tile", trained_with(FACE_ZOOM_SHARE=0.0), ("P",),
                             "Crops zoomed in to the face in the classifier's training", changes="training"),
+    "cursive_fonts": Experiment("no_cursive", without_cursive_fonts, ("F", "9m"),
+                                "Grass-script and cursive fonts in the drawn tile sets"),
     "face_zoom_share": Experiment("fifth", trained_with(FACE_ZOOM_SHARE=0.2), ("P",),
                                   "How many training crops to zoom in to the face", changes="training"),
 }

@@ -38,6 +38,15 @@ def test_every_font_draws_its_faces_itself(font: str) -> None:
     assert not missing, f"{font} lacks {missing}"
 
 
+@pytest.mark.parametrize("font", ["grass", "cursive"])
+@pytest.mark.parametrize("kind", [ONE_MAN, EAST, 32])
+def test_cursive_fonts_write_traditional_and_simplified_alike(font: str, kind: int) -> None:
+    # In cursive script 萬 東 發 are written as 万 东 发 (subset_fonts.CURSIVE_ALIASES): a real set's cursive 發
+    traditional = draw_face(kind, replace(DEFAULT, font=font, traditional=True))
+    assert np.array_equal(traditional, draw_face(kind, replace(DEFAULT, font=font, traditional=False)))
+    assert np.abs(traditional.astype(np.float32) - draw_face(kind, DEFAULT)).mean() > 2.0
+
+
 @pytest.mark.parametrize("char", ["发", "萬"])
 def test_a_font_without_a_glyph_falls_back_to_serif(char: str) -> None:
     lacking = [f for f in FONT_NAMES if not has_glyph(f, char)]

@@ -1,6 +1,6 @@
 """The CJK fonts committed under assets/fonts (small glyph subsets of free fonts, see assets/subset_fonts.py).
 
-Printed, carved, brush and hand-written styles, so drawn 萬 numerals and honours are not one typeface's.
+Printed, carved, brush, cursive and hand-written styles, so drawn 萬 numerals and honours are not one typeface's.
 """
 
 from __future__ import annotations
@@ -27,6 +27,8 @@ FONT_FILES = {
     "mincho": FONT_DIR / "mincho.ttf",
     "hand": FONT_DIR / "hand.ttf",
     "kiloji": FONT_DIR / "kiloji.ttf",
+    "grass": FONT_DIR / "grass.ttf",  # grass script: many real sets write 發 (and some 萬) in cursive
+    "cursive": FONT_DIR / "cursive.ttf",
 }
 FONT_NAMES = tuple(FONT_FILES)
 

@@ -3,10 +3,17 @@
     apt-get install fonts-noto-cjk fonts-lxgw-wenkai fonts-smiley-sans fonts-arphic-ukai fonts-arphic-uming \
         fonts-klee fonts-kouzan-mouhitsu fonts-cwtex-heib fonts-cwtex-yen fonts-morisawa-bizud-mincho fonts-seto \
         fonts-kiloji
-    .venv/bin/python vision/synth/assets/subset_fonts.py
+    .venv/bin/python vision/synth/assets/subset_fonts.py    # also runs `npm pack` for the two cursive fonts
+    .venv/bin/python vision/synth/assets/subset_fonts.py grass cursive    # only these (no apt-get needed)
 
-Licences (texts in fonts/LICENSE-*.txt, copied from each package's Debian copyright file): SIL OFL 1.1 (Noto CJK,
-LXGW WenKai, Smiley Sans, Klee One, BIZ UDMincho, Seto), Arphic Public License (UKai, UMing), public domain (Kouzan
+Two grass-script (cursive) fonts come from npm's Fontsource packages (Google Fonts, SIL OFL 1.1), which split each font
+into chunks by Unicode range: the chunks holding our glyphs are subset and merged. Both are simplified-only fonts,
+but in cursive script 萬 東 發 蘭 are written as their simplified forms are (the simplified forms come from those
+cursive ones), so the traditional characters are mapped to the same glyphs: a real set's cursive 發 is drawn, not
+the serif fallback.
+
+Licences (texts in fonts/LICENSE-*.txt, copied from each package's Debian copyright file or npm LICENSE): SIL OFL 1.1
+(Noto CJK, LXGW WenKai, Smiley Sans, Klee One, BIZ UDMincho, Seto, Liu Jian Mao Cao, Zhi Mang Xing), Arphic Public License (UKai, UMing), public domain (Kouzan
 brush fonts), GPL-2+ with a font embedding exception (cwTeX), BSD-3-Clause (kiloji). OFL asks that a modified font
 with a Reserved Font Name is renamed, so every subset but Noto's and Smiley Sans' (which reserve no name used here)
 gets a new family name.
@@ -14,9 +21,14 @@ gets a new family name.
 
 from __future__ import annotations
 
+import subprocess
+import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 from fontTools import subset
+from fontTools.merge import Merger
 from fontTools.ttLib import TTCollection, TTFont
 
 GLYPHS = "一二三四五六七八九伍萬万東南西北东中發发白春夏秋冬梅蘭兰竹菊123456789ESWN"
@@ -39,6 +51,12 @@ SOURCES = {
     "hand": ("/usr/share/fonts/truetype/seto/setofont.ttf", None, "Mjsnap Hand Subset"),
     "kiloji": ("/usr/share/fonts/truetype/kiloji/kiloji_b.ttf", None, "Mjsnap Kiloji Subset"),
 }
+NPM_SOURCES = {
+    # output stem: (npm package, new family name)
+    "grass": ("@fontsource/liu-jian-mao-cao@5.3.0", "Mjsnap Grass Subset"),
+    "cursive": ("@fontsource/zhi-mang-xing@5.3.0", "Mjsnap Cursive Subset"),
+}
+CURSIVE_ALIASES = {"萬": "万", "東": "东", "發": "发", "蘭": "兰"}  # one form in cursive script (see above)
 LICENCES = {  # licence file in fonts/ -> the Debian package whose copyright file it copies
     "LICENSE-arphic.txt": "fonts-arphic-ukai",
     "LICENSE-klee.txt": "fonts-klee",
@@ -68,9 +86,63 @@ def _drop_broken_gasp(font: TTFont) -> None:
             del font["gasp"]
 
 
-def main() -> None:
+def _rename(font: TTFont, family: str) -> None:
+    for record in font["name"].names:
+        if record.nameID in (1, 3, 4, 6, 16):
+            record.string = family if record.nameID != 6 else family.replace(" ", "")
+
+
+def _from_npm(package: str, folder: Path) -> tuple[TTFont, str]:
+    """The package's chunks that hold any of GLYPHS, subset and merged into one font, and its licence text."""
+    subprocess.run(["npm", "pack", package, "--pack-destination", str(folder)], check=True, capture_output=True)
+    (tarball,) = folder.glob("*.tgz")
+    with tarfile.open(tarball) as archive:
+        archive.extractall(folder, filter="data")
+    parts = []
+    for chunk in sorted((folder / "package" / "files").glob("*-400-normal.woff")):
+        font = TTFont(chunk)
+        text = "".join(c for c in GLYPHS if ord(c) in font.getBestCmap())
+        if not text:
+            continue
+        font.flavor = None
+        for tag in ("GSUB", "GPOS", "GDEF"):  # no layout features are used, and merging them fails on empty ones
+            if tag in font:
+                del font[tag]
+        options = subset.Options()
+        options.layout_features = []
+        options.notdef_outline = True
+        options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
+        subsetter = subset.Subsetter(options)
+        subsetter.populate(text=text)
+        subsetter.subset(font)
+        parts.append(folder / f"part{len(parts)}.ttf")
+        font.save(parts[-1])
+    merged = Merger().merge([str(p) for p in parts])
+    for table in merged["cmap"].tables:
+        for traditional, simplified in CURSIVE_ALIASES.items():
+            if ord(simplified) in table.cmap:
+                table.cmap[ord(traditional)] = table.cmap[ord(simplified)]
+    return merged, (folder / "package" / "LICENSE").read_text(encoding="utf-8")
+
+
+def main(stems: list[str]) -> None:
+    """Rebuild the subsets named (all when none are)."""
+    unknown = set(stems) - set(SOURCES) - set(NPM_SOURCES)
+    if unknown:
+        raise SystemExit(f"unknown font stems {sorted(unknown)}; known: {sorted({*SOURCES, *NPM_SOURCES})}")
     HERE.mkdir(exist_ok=True)
+    for stem, (package, rename) in NPM_SOURCES.items():
+        if stems and stem not in stems:
+            continue
+        with tempfile.TemporaryDirectory() as tmp:
+            font, licence = _from_npm(package, Path(tmp))
+        _rename(font, rename)
+        font.save(HERE / f"{stem}.ttf")
+        (HERE / f"LICENSE-{stem}.txt").write_text(licence, encoding="utf-8")
+        print(stem, (HERE / f"{stem}.ttf").stat().st_size)
     for stem, (path, face, rename) in SOURCES.items():
+        if stems and stem not in stems:
+            continue
         font = _open(path, face)
         _drop_broken_gasp(font)
         options = subset.Options()
@@ -80,15 +152,13 @@ def main() -> None:
         subsetter.populate(text=GLYPHS)
         subsetter.subset(font)
         if rename:
-            for record in font["name"].names:
-                if record.nameID in (1, 3, 4, 6, 16):
-                    record.string = rename if record.nameID != 6 else rename.replace(" ", "")
+            _rename(font, rename)
         ext = ".otf" if "CFF " in font else ".ttf"
         font.save(HERE / f"{stem}{ext}")
         print(stem, (HERE / f"{stem}{ext}").stat().st_size)
-    for name, package in LICENCES.items():
+    for name, package in LICENCES.items() if not stems or set(stems) & set(SOURCES) else ():
         (HERE / name).write_text(Path(f"/usr/share/doc/{package}/copyright").read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])
