@@ -35,6 +35,11 @@ experiment.
         [--per-class 500] [--epochs 8] [--real .devcarry/cmd_crops/val] [--tileart ../shared/tileart] [--work work]
 
 Writes benchmarks/results/EXPERIMENT.json and EXPERIMENT.md.
+
+--read-photos' model (session 22's work/model_cpu_fold_n): a copy of models/current without classifier_2/ and
+without meta classifier.ensemble and ensemble_below (that classifier learnt cmd); its classifier/ is replaced by
+each run's. The real crops: `mjsnap train-two-stage crops --data datasets/cmd.yaml --out work/cmd_crops
+--per-class-limit 1200`, then `scripts/gpu_classifier.py prepare --crops work/cmd_crops --out .devcarry`.
 """
 
 from __future__ import annotations
