@@ -85,11 +85,9 @@ def with_ivory_backs():
         tile.BACK_COLOURS, scene.back_unlike_face = saved
 
 
-@contextlib.contextmanager
 def without_cursive_fonts():
     """The drawn sets' fonts before session 22: no grass-script or cursive font."""
-    with mock.patch.object(drawn, "FONT_NAMES", tuple(f for f in drawn.FONT_NAMES if f not in ("grass", "cursive"))):
-        yield
+    return mock.patch.object(drawn, "FONT_NAMES", tuple(f for f in drawn.FONT_NAMES if f not in ("grass", "cursive")))
 
 
 def trained_with(**settings):

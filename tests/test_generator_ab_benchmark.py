@@ -117,6 +117,16 @@ def test_the_zoom_arms_set_their_share_and_restore_todays() -> None:
         assert fastcls.FACE_ZOOM_SHARE == today
 
 
+def test_the_no_cursive_arm_draws_without_the_grass_script_fonts_and_restores_todays() -> None:
+    from vision.synth import drawn
+
+    today = drawn.FONT_NAMES
+    assert {"grass", "cursive"} <= set(today)
+    with generator_ab.arm_as(generator_ab.EXPERIMENTS["cursive_fonts"], "no_cursive"):
+        assert set(drawn.FONT_NAMES) == set(today) - {"grass", "cursive"}
+    assert drawn.FONT_NAMES == today
+
+
 def test_training_experiments_draw_a_seeds_crops_once_and_redraw_an_interrupted_drawing(tmp_path: Path,
                                                                                         monkeypatch) -> None:
     import argparse

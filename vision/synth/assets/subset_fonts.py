@@ -86,6 +86,17 @@ def _drop_broken_gasp(font: TTFont) -> None:
             del font["gasp"]
 
 
+def _subset(font: TTFont, text: str, notdef_outline: bool = False) -> None:
+    """Keep `text`'s glyphs, no layout features, and the name records the renaming rewrites."""
+    options = subset.Options()
+    options.layout_features = []
+    options.notdef_outline = notdef_outline
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=text)
+    subsetter.subset(font)
+
+
 def _rename(font: TTFont, family: str) -> None:
     for record in font["name"].names:
         if record.nameID in (1, 3, 4, 6, 16):
@@ -108,13 +119,7 @@ def _from_npm(package: str, folder: Path) -> tuple[TTFont, str]:
         for tag in ("GSUB", "GPOS", "GDEF"):  # no layout features are used, and merging them fails on empty ones
             if tag in font:
                 del font[tag]
-        options = subset.Options()
-        options.layout_features = []
-        options.notdef_outline = True
-        options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(text=text)
-        subsetter.subset(font)
+        _subset(font, text, notdef_outline=True)
         parts.append(folder / f"part{len(parts)}.ttf")
         font.save(parts[-1])
     merged = Merger().merge([str(p) for p in parts])
@@ -145,19 +150,15 @@ def main(stems: list[str]) -> None:
             continue
         font = _open(path, face)
         _drop_broken_gasp(font)
-        options = subset.Options()
-        options.layout_features = []
-        options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 13, 14]
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(text=GLYPHS)
-        subsetter.subset(font)
+        _subset(font, GLYPHS)
         if rename:
             _rename(font, rename)
         ext = ".otf" if "CFF " in font else ".ttf"
         font.save(HERE / f"{stem}{ext}")
         print(stem, (HERE / f"{stem}{ext}").stat().st_size)
-    for name, package in LICENCES.items() if not stems or set(stems) & set(SOURCES) else ():
-        (HERE / name).write_text(Path(f"/usr/share/doc/{package}/copyright").read_text(encoding="utf-8"))
+    if not stems or set(stems) & set(SOURCES):  # the Debian packages' licences, with their fonts
+        for name, package in LICENCES.items():
+            (HERE / name).write_text(Path(f"/usr/share/doc/{package}/copyright").read_text(encoding="utf-8"))
 
 
 if __name__ == "__main__":
