@@ -12,9 +12,12 @@ experiment's old arm) and as it is (arm `today`), and both read the same real cr
   this experiment's arm are in commit 8c75073.
 - `cursive_fonts` (session 22), arms `no_cursive` / `today`: until then the drawn sets had no grass-script font
   (vision.synth.fonts "grass" and "cursive", in which 萬 東 發 take their cursive forms).
-- `painted_pictures` (session 23), arms `cartoon` / `today`: until then the 1 of bamboo and the flowers were drawn
-  as flat cartoons (a round sparrow, a peacock, a crane, a stalk; a five-petal blossom or a branch); now also as real
-  sets paint them in brush strokes (vision.synth.drawn BIRD_STYLES "darting", "scaled"; FLOWER_STYLES "painted").
+- `painted_pictures` and `painted_birds` (session 23, results in benchmarks/results/painted_pictures.md and
+  painted_birds.md), arms `cartoon` / `today`: birds and flowers, then birds alone, also drawn as real sets paint
+  them in brush strokes; whole photos read worse, so they went again; the drawings and the experiments' arms are in
+  commit 706ea44.
+- `inked_fa` (session 23), arms `green_fa` / `today`: until then every drawn set painted 發 green; now
+  vision.synth.drawn.INKED_FA_SHARE of them ink it like their numerals (cmd's 發 is mostly near-black).
 
 Experiments that change the classifier's training rather than the drawing (`changes="training"`) train both arms on
 the same crops:
@@ -93,12 +96,6 @@ def without_cursive_fonts():
     return mock.patch.object(drawn, "FONT_NAMES", tuple(f for f in drawn.FONT_NAMES if f not in ("grass", "cursive")))
 
 
-def cartoon_pictures():
-    """The drawn sets' birds and flowers before session 23: no brush-painted ones (darting, scaled, painted)."""
-    return mock.patch.multiple(drawn, BIRD_STYLES=("sparrow", "peacock", "crane", "stalk"),
-                               FLOWER_STYLES=("blossom", "branch"))
-
-
 def trained_with(**settings):
     """A context manager factory for a training experiment's old arm: inside it, vision.twostage.fastcls trains with
     these module settings (e.g. COLOUR_IS_CLASS=(): face-down tiles turned grey as often as any other)."""
@@ -126,8 +123,8 @@ EXPERIMENTS = {
                             "Crops zoomed in to the face in the classifier's training", changes="training"),
     "cursive_fonts": Experiment("no_cursive", without_cursive_fonts, ("F", "9m"),
                                 "Grass-script and cursive fonts in the drawn tile sets"),
-    "painted_pictures": Experiment("cartoon", cartoon_pictures, ("1s", "flower"),
-                                   "Brush-painted birds and flowers in the drawn tile sets"),
+    "inked_fa": Experiment("green_fa", lambda: mock.patch.object(drawn, "INKED_FA_SHARE", 0.0), ("F", "E"),
+                           "發 inked like the other characters in some drawn tile sets"),
     "face_zoom_share": Experiment("fifth", trained_with(FACE_ZOOM_SHARE=0.2), ("P",),
                                   "How many training crops to zoom in to the face", changes="training"),
 }

@@ -127,21 +127,18 @@ def test_the_no_cursive_arm_draws_without_the_grass_script_fonts_and_restores_to
     assert drawn.FONT_NAMES == today
 
 
-def test_the_cartoon_arm_draws_no_brush_painted_bird_or_flower_and_restores_todays() -> None:
+def test_the_green_fa_arm_paints_every_fa_green_and_restores_todays() -> None:
     import numpy as np
 
     from vision.synth import drawn
 
-    def styles() -> tuple[set[str], set[str]]:
+    def inked() -> int:
         schemes = [drawn.random_scheme(np.random.default_rng([7, i])) for i in range(200)]
-        return {s.bird for s in schemes}, {s.flower for s in schemes}
+        return sum(s.green == s.numeral != drawn.SCHEMES["default"].green for s in schemes)
 
-    painted_birds, painted_flowers = {"darting", "scaled"}, {"painted"}
-    with generator_ab.arm_as(generator_ab.EXPERIMENTS["painted_pictures"], "cartoon"):
-        birds, flowers = styles()
-    assert birds == {"sparrow", "peacock", "crane", "stalk"} and flowers == {"blossom", "branch"}
-    birds, flowers = styles()
-    assert painted_birds <= birds and painted_flowers <= flowers
+    with generator_ab.arm_as(generator_ab.EXPERIMENTS["inked_fa"], "green_fa"):
+        assert inked() == 0
+    assert 30 <= inked() <= 90
 
 
 def test_training_experiments_draw_a_seeds_crops_once_and_redraw_an_interrupted_drawing(tmp_path: Path,
