@@ -14,10 +14,12 @@ experiment's old arm) and as it is (arm `today`), and both read the same real cr
   (vision.synth.fonts "grass" and "cursive", in which 萬 東 發 take their cursive forms).
 - `painted_pictures` and `painted_birds` (session 23, results in benchmarks/results/painted_pictures.md and
   painted_birds.md), arms `cartoon` / `today`: birds and flowers, then birds alone, also drawn as real sets paint
-  them in brush strokes; whole photos read worse, so they went again; the drawings and the experiments' arms are in
-  commit 706ea44.
-- `inked_fa` (session 23), arms `green_fa` / `today`: until then every drawn set painted 發 green; now
-  vision.synth.drawn.INKED_FA_SHARE of them ink it like their numerals (cmd's 發 is mostly near-black).
+  them in brush strokes; whole photos read worse, so they went again; the drawings and `painted_pictures`' arm are
+  in commit 706ea44 (`painted_birds` drew that commit's birds without its flowers, its old arm patching only
+  vision.synth.drawn.BIRD_STYLES back to the four cartoons).
+- `inked_fa` (session 23, results in benchmarks/results/inked_fa.md), arms `green_fa` / `today`: 發 inked like the
+  numerals in 3 drawn sets in 10 (cmd's 發 is mostly near-black); no gain, so every drawn 發 is green again; the
+  change and this experiment's arm are in commit e456175.
 
 Experiments that change the classifier's training rather than the drawing (`changes="training"`) train both arms on
 the same crops:
@@ -123,8 +125,6 @@ EXPERIMENTS = {
                             "Crops zoomed in to the face in the classifier's training", changes="training"),
     "cursive_fonts": Experiment("no_cursive", without_cursive_fonts, ("F", "9m"),
                                 "Grass-script and cursive fonts in the drawn tile sets"),
-    "inked_fa": Experiment("green_fa", lambda: mock.patch.object(drawn, "INKED_FA_SHARE", 0.0), ("F", "E"),
-                           "發 inked like the other characters in some drawn tile sets"),
     "face_zoom_share": Experiment("fifth", trained_with(FACE_ZOOM_SHARE=0.2), ("P",),
                                   "How many training crops to zoom in to the face", changes="training"),
 }

@@ -127,20 +127,6 @@ def test_the_no_cursive_arm_draws_without_the_grass_script_fonts_and_restores_to
     assert drawn.FONT_NAMES == today
 
 
-def test_the_green_fa_arm_paints_every_fa_green_and_restores_todays() -> None:
-    import numpy as np
-
-    from vision.synth import drawn
-
-    def inked() -> int:
-        schemes = [drawn.random_scheme(np.random.default_rng([7, i])) for i in range(200)]
-        return sum(s.green == s.numeral != drawn.SCHEMES["default"].green for s in schemes)
-
-    with generator_ab.arm_as(generator_ab.EXPERIMENTS["inked_fa"], "green_fa"):
-        assert inked() == 0
-    assert 30 <= inked() <= 90
-
-
 def test_training_experiments_draw_a_seeds_crops_once_and_redraw_an_interrupted_drawing(tmp_path: Path,
                                                                                         monkeypatch) -> None:
     import argparse
