@@ -41,7 +41,8 @@ def test_every_font_draws_its_faces_itself(font: str) -> None:
 @pytest.mark.parametrize("font", ["grass", "cursive"])
 @pytest.mark.parametrize("kind", [ONE_MAN, EAST, 32])
 def test_cursive_fonts_write_traditional_and_simplified_alike(font: str, kind: int) -> None:
-    # In cursive script 萬 東 發 are written as 万 东 发 (subset_fonts.CURSIVE_ALIASES): a real set's cursive 發
+    # In cursive script 萬 東 發 are written as 万 东 发 (subset_fonts.CURSIVE_ALIASES): a real set's cursive 發 is
+    # drawn, not the serif fallback.
     traditional = draw_face(kind, replace(DEFAULT, font=font, traditional=True))
     assert np.array_equal(traditional, draw_face(kind, replace(DEFAULT, font=font, traditional=False)))
     assert np.abs(traditional.astype(np.float32) - draw_face(kind, DEFAULT)).mean() > 2.0

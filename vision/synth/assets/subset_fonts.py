@@ -13,10 +13,10 @@ cursive ones), so the traditional characters are mapped to the same glyphs: a re
 the serif fallback.
 
 Licences (texts in fonts/LICENSE-*.txt, copied from each package's Debian copyright file or npm LICENSE): SIL OFL 1.1
-(Noto CJK, LXGW WenKai, Smiley Sans, Klee One, BIZ UDMincho, Seto, Liu Jian Mao Cao, Zhi Mang Xing), Arphic Public License (UKai, UMing), public domain (Kouzan
-brush fonts), GPL-2+ with a font embedding exception (cwTeX), BSD-3-Clause (kiloji). OFL asks that a modified font
-with a Reserved Font Name is renamed, so every subset but Noto's and Smiley Sans' (which reserve no name used here)
-gets a new family name.
+(Noto CJK, LXGW WenKai, Smiley Sans, Klee One, BIZ UDMincho, Seto, Liu Jian Mao Cao, Zhi Mang Xing), Arphic Public
+License (UKai, UMing), public domain (Kouzan brush fonts), GPL-2+ with a font embedding exception (cwTeX),
+BSD-3-Clause (kiloji). OFL asks that a modified font with a Reserved Font Name is renamed, so every subset but Noto's
+and Smiley Sans' (which reserve no name used here) gets a new family name.
 """
 
 from __future__ import annotations
