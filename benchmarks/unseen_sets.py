@@ -157,7 +157,8 @@ def run_fold(held_out: str, groups: dict, augmentation: str, args, start: Path, 
     result = {"held_out": held_out, "augmentation": augmentation, "train_crops": len(train_items),
               "epochs": len(curve), "curve": [c["val_top1"] for c in curve],
               "unseen": read_fold(np.array([c for _, c in unseen_items]), predictions(last, unseen_items)),
-              "seen": read_fold(np.array([c for _, c in seen_items]), predictions(last, seen_items))}
+              # a small crop dataset may give every crop of the other sets to training: nothing seen is left to read
+              "seen": read_fold(np.array([c for _, c in seen_items]), predictions(last, seen_items)) if seen_items else None}
     print(f"[unseen-sets benchmark] {json.dumps(result)}", flush=True)
     return result
 
@@ -247,7 +248,8 @@ def markdown(report: dict) -> str:
     for fold in report["folds"]:
         by_fold.setdefault(fold["held_out"], {})[fold["augmentation"]] = fold
     for held_out, runs in by_fold.items():
-        cells = [(runs[r]["unseen"]["top1"], runs[r]["seen"]["top1"]) if r in runs else ("", "") for r in recipes]
+        cells = [(runs[r]["unseen"]["top1"], (runs[r]["seen"] or {"top1": "(none left)"})["top1"]) if r in runs else ("", "")
+                 for r in recipes]
         lines.append(f"| {held_out} | " + " | ".join(f"{a} | {b}" for a, b in cells) + " |")
     means = [np.mean([runs[r]["unseen"]["top1"] for runs in by_fold.values() if r in runs]) for r in recipes]
     lines.append("| mean | " + " | ".join(f"{m:.4f} | " for m in means) + " |")
