@@ -31,6 +31,13 @@ the same crops:
 - `face_zoom_share` (session 21), arms `fifth` / `today`: FACE_ZOOM_SHARE 0.2, as `face_zoom` chose it, against the
   share the code has now.
 
+An experiment may also ask about a change not made (`crop_size` != None): its other arm cuts every crop, synthetic
+and real, at that side in pixels and its classifier reads at it:
+- `crop_size_96` (session 24), arms `px96` / `today`: crops of 96 px instead of 64, as a larger input might tell
+  二 from 三 and count dots and sticks; the other arm's real crops are --real-at-size's (the same tiles cut at 96 px:
+  `mjsnap train-two-stage crops --data datasets/cmd.yaml --out work/cmd_crops96 --per-class-limit 1200 --size 96`,
+  then `scripts/gpu_classifier.py prepare --crops work/cmd_crops96 --out work/devcarry96`).
+
 Per seed and arm: vision.twostage.fastcls for --epochs on crops that scripts/gpu_classifier.py's first stage draws
 on 2 workers for --seconds, at most --per-class training crops a class (seeds SEED and SEED+1, as that script
 numbers its workers); then top-1, per-class recall and top confusions on the real crops (--real, class folders of
@@ -54,6 +61,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import os
 import platform
@@ -74,10 +82,12 @@ sys.path.insert(0, str(REPO))
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from scripts import gpu_classifier  # noqa: E402  (imported by name, so its forked crop workers unpickle)
 from vision.synth import drawn, scene, tile  # noqa: E402
+from vision.twostage import crops as crops_module  # noqa: E402
 from vision.twostage import fastcls  # noqa: E402
 
 IVORY = (240, 236, 225)
 REAL_PREFIX = "real_"
+CODE_CROP_SIZE = crops_module.CropSettings().size
 TODAY = "today"
 
 
@@ -111,6 +121,7 @@ class Experiment:
     focus: tuple[str, ...]  # the classes the change is about: their real recall is reported
     title: str
     changes: str = "generator"  # or "training": both arms train on the same crops, drawn once per seed
+    crop_size: int | None = None  # the other arm's crop side (and classifier input), when it is not the code's
 
     @property
     def arms(self) -> tuple[str, str]:
@@ -127,7 +138,20 @@ EXPERIMENTS = {
                                 "Grass-script and cursive fonts in the drawn tile sets"),
     "face_zoom_share": Experiment("fifth", trained_with(FACE_ZOOM_SHARE=0.2), ("P",),
                                   "How many training crops to zoom in to the face", changes="training"),
+    "crop_size_96": Experiment("px96", lambda: crops_cut_at(96), ("2m", "3m", "6p", "7p", "8p", "6s", "9s"),
+                               "Crops of 96 px for the hold-out classifier", crop_size=96),
 }
+
+
+def crops_cut_at(size: int):
+    """Inside it, crops are cut at `size` px (scripts/gpu_classifier.py's workers look CropSettings up when they
+    start, so forked ones inherit the patch)."""
+    return mock.patch.object(crops_module, "CropSettings", functools.partial(crops_module.CropSettings, size=size))
+
+
+def arm_crop_size(experiment: Experiment, arm: str) -> int | None:
+    """The crop side `arm` cuts at, when it is not the code's."""
+    return experiment.crop_size if arm != TODAY else None
 
 
 @contextlib.contextmanager
@@ -179,7 +203,7 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
         else:
             crops = Path(tmp) / "crops"
             with arm_as(experiment, arm):
-                stats = draw_crops(crops, seed, args)
+                stats = draw_crops(crops, seed, args, args.real_at_size if arm_crop_size(experiment, arm) else args.real)
         with arm_as(experiment, arm):
             run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs,
                                         batch=128, lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2,
@@ -194,10 +218,10 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
                 "generated": read_crops(model, images[~real], labels[~real])}
 
 
-def draw_crops(crops: Path, seed: int, args: argparse.Namespace) -> list[dict]:
-    """Synthetic training and val crops of one seed, and the real crops linked into val."""
+def draw_crops(crops: Path, seed: int, args: argparse.Namespace, real: Path) -> list[dict]:
+    """Synthetic training and val crops of one seed, and the `real` crops linked into val."""
     stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
-    link_real(args.real, crops / "val")
+    link_real(real, crops / "val")
     return stats
 
 
@@ -208,22 +232,25 @@ def shared_crops(seed: int, args: argparse.Namespace) -> tuple[Path, list[dict]]
     if not done.is_file():
         shutil.rmtree(crops, ignore_errors=True)
         done.parent.mkdir(parents=True)
-        done.write_text(json.dumps(draw_crops(crops, seed, args)))
+        done.write_text(json.dumps(draw_crops(crops, seed, args, args.real)))
     return crops, json.loads(done.read_text())
 
 
-def read_photos(classifier: Path, proxy: Path, data: Path, report: Path) -> dict:
+def read_photos(classifier: Path, proxy: Path, data: Path, report: Path, imgsz: int | None = None) -> dict:
     """Tile errors on the labelled photos of `data` (val), read by the `proxy` model directory with `classifier` as
-    its (first) classifier: its tile detector and reading steps, this classifier's readings. Kept in `report`."""
+    its (first) classifier: its tile detector and reading steps, this classifier's readings (at `imgsz`, when not
+    the proxy's classifier input). Kept in `report`."""
     if not report.is_file():
         from vision import evaluate as ev
         from vision.twostage.export import export_classifier
 
-        imgsz = json.loads((proxy / "meta.json").read_text())["classifier"]["imgsz"]
+        meta = json.loads((proxy / "meta.json").read_text())
+        meta["classifier"]["imgsz"] = imgsz or meta["classifier"]["imgsz"]
         with tempfile.TemporaryDirectory(prefix="mjsnap-generator-ab-model-", dir=report.parent) as tmp:
             model = Path(tmp) / "model"
             shutil.copytree(proxy, model, ignore=lambda folder, names: ["classifier"] if Path(folder) == proxy else [])
-            export_classifier(classifier, model / "classifier", imgsz)
+            (model / "meta.json").write_text(json.dumps(meta, indent=1))
+            export_classifier(classifier, model / "classifier", meta["classifier"]["imgsz"])
             predictor, backend = ev.detector_predictor(model)
             read = ev.evaluate(predictor, ev.labelled_images(data), 0.25, f"{proxy} + {classifier.name} ({backend})",
                                str(data), top_k=15)
@@ -250,7 +277,11 @@ def markdown(result: dict, experiment: Experiment) -> str:
     def recall(read: dict) -> float:
         return float(np.mean([read["recall"].get(c, np.nan) for c in focus]))
 
-    if experiment.changes == "training":
+    if experiment.crop_size:
+        arms = (f"trained on crops of today's generator cut at the code's {CODE_CROP_SIZE} px (`{TODAY}`) and at "
+                f"{experiment.crop_size} px (`{experiment.old_arm}`, which reads its real crops from "
+                f"`{s.get('real_at_size')}`: the same tiles cut at that size)")
+    elif experiment.changes == "training":
         arms = (f"trained on the same crops of today's generator the way it was trained before the change "
                 f"(`{experiment.old_arm}`) and the way it is (`{TODAY}`)")
     else:
@@ -319,6 +350,8 @@ def main() -> None:
     parser.add_argument("--epochs", type=int, default=8)
     parser.add_argument("--minutes", type=float, default=40, help="training wall-time cap per run")
     parser.add_argument("--real", type=Path, default=REPO / ".devcarry" / "cmd_crops" / "val")
+    parser.add_argument("--real-at-size", type=Path, default=None, metavar="DIR",
+                        help="the same real crops cut at the experiment's crop_size, for its other arm")
     parser.add_argument("--tileart", type=Path, default=REPO.parent / "shared" / "tileart")
     parser.add_argument("--work", type=Path, default=REPO / "work", help="runs are kept under WORK/EXPERIMENT")
     parser.add_argument("--read-photos", type=Path, default=None, metavar="MODEL_DIR",
@@ -332,6 +365,9 @@ def main() -> None:
     for path, what in ((args.real, "real crops (class folders)"), (args.tileart, "the tile art")):
         if not path.is_dir():
             raise SystemExit(f"{path} does not exist: --{'real' if path == args.real else 'tileart'} names {what}")
+    if experiment.crop_size and not (args.real_at_size and args.real_at_size.is_dir()):
+        raise SystemExit(f"--experiment {args.experiment} cuts its other arm's crops at {experiment.crop_size} px: "
+                         "--real-at-size must name the real crops cut at that size (class folders)")
     os.environ.setdefault("YOLO_CONFIG_DIR", tempfile.mkdtemp(prefix="mjsnap-yolo-"))
     from mjsnap.commands.train import PRETRAINED_MAHJONG_DETECTOR, _pretrained_start
 
@@ -347,11 +383,14 @@ def main() -> None:
             runs.append(json.loads(kept.read_text()))
             weights = work / f"{seed}_{arm}.pt"
             if args.read_photos is not None and weights.is_file():
-                runs[-1]["whole_photos"] = read_photos(weights, args.read_photos, args.photos, work / f"{seed}_{arm}_photos.json")
+                runs[-1]["whole_photos"] = read_photos(weights, args.read_photos, args.photos, work / f"{seed}_{arm}_photos.json",
+                                                       arm_crop_size(experiment, arm))
             print(json.dumps({k: runs[-1][k] for k in ("seed", "arm")} | {"real_top1": runs[-1]["real"]["top1"]}),
                   flush=True)
     settings = {"seeds": args.seeds, "seconds": args.seconds, "per_class": args.per_class, "epochs": args.epochs,
                 "real": os.path.relpath(args.real, REPO), "real_crops": runs[0]["real"]["crops"]}
+    if experiment.crop_size:
+        settings["real_at_size"] = os.path.relpath(args.real_at_size, REPO)
     if args.read_photos is not None:
         settings |= {"read_photos": os.path.relpath(args.read_photos, REPO), "photos": os.path.relpath(args.photos, REPO)}
     result = {"experiment": args.experiment, "date": datetime.now(timezone.utc).isoformat(timespec="seconds"),

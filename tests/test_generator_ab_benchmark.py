@@ -6,6 +6,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from vision.synth import scene, tile
 from vision.synth.scene import SynthOptions, make_sample
@@ -133,13 +134,14 @@ def test_training_experiments_draw_a_seeds_crops_once_and_redraw_an_interrupted_
 
     calls = []
 
-    def draw(crops: Path, seed: int, args) -> list[dict]:
+    def draw(crops: Path, seed: int, args, real: Path) -> list[dict]:
+        assert real == args.real  # a training experiment's arms share crops: the code's size, the code's real crops
         calls.append(seed)
         (crops / "train").mkdir(parents=True)
         return [{"seed": seed, "photos": 3}]
 
     monkeypatch.setattr(generator_ab, "draw_crops", draw)
-    args = argparse.Namespace(work=tmp_path)
+    args = argparse.Namespace(work=tmp_path, real=tmp_path / "real")
     first = generator_ab.shared_crops(100, args)
     assert generator_ab.shared_crops(100, args) == first == (tmp_path / "crops" / "100", [{"seed": 100, "photos": 3}])
     assert calls == [100]
@@ -172,3 +174,65 @@ def test_whole_photo_readings_get_their_own_table_with_a_mean_per_arm() -> None:
     text = generator_ab.markdown(result | {"settings": settings | {"read_photos": "p", "photos": "cmd.yaml"}}, zoom)
     assert "| mean of seeds 1 | today | 700.0 | | 88.23% |" in text
     assert "the same crops of today's generator" in text
+
+
+def test_the_px96_arm_cuts_crops_at_96_px_and_restores_the_codes_size() -> None:
+    from vision.twostage import crops
+
+    experiment = generator_ab.EXPERIMENTS["crop_size_96"]
+    assert crops.CropSettings().size == generator_ab.CODE_CROP_SIZE == 64
+    with generator_ab.arm_as(experiment, "px96"):
+        assert crops.CropSettings().size == crops.CropSettings(jitter=0.0, upside_down=0.0).size == 96
+    assert crops.CropSettings().size == 64
+    assert [generator_ab.arm_crop_size(experiment, arm) for arm in experiment.arms] == [96, None]
+    assert generator_ab.arm_crop_size(generator_ab.EXPERIMENTS["cursive_fonts"], "no_cursive") is None
+
+
+def test_whole_photos_are_read_at_the_arms_crop_size(tmp_path: Path, monkeypatch) -> None:
+    """The proxy's copy reads at the arm's size (meta classifier.imgsz and the export), the proxy itself is left as
+    it is, and an arm at the code's size reads at the proxy's."""
+    import json
+    from types import SimpleNamespace
+
+    from vision import evaluate
+    from vision.twostage import export
+
+    proxy = tmp_path / "proxy"
+    (proxy / "classifier").mkdir(parents=True)
+    (proxy / "detector").mkdir()
+    (proxy / "meta.json").write_text(json.dumps({"classifier": {"imgsz": 64}}))
+    seen = []
+    monkeypatch.setattr(export, "export_classifier", lambda weights, folder, imgsz: seen.append(("export", imgsz)))
+
+    def predictor(model: Path):
+        seen.append(("meta", json.loads((model / "meta.json").read_text())["classifier"]["imgsz"]))
+        return None, "openvino"
+
+    monkeypatch.setattr(evaluate, "detector_predictor", predictor)
+    monkeypatch.setattr(evaluate, "labelled_images", lambda data: [])
+    read = SimpleNamespace(images=1, true_tiles=10, tile_errors=1, tile_accuracy=0.9, missed=0, misclassified=1,
+                           extra=0, top_confusions=[SimpleNamespace(true="2m", predicted="3m", count=1)])
+    monkeypatch.setattr(evaluate, "evaluate", lambda *args, **kwargs: read)
+    report = generator_ab.read_photos(tmp_path / "w.pt", proxy, tmp_path / "cmd.yaml", tmp_path / "a.json", 96)
+    generator_ab.read_photos(tmp_path / "w.pt", proxy, tmp_path / "cmd.yaml", tmp_path / "b.json")
+    assert seen == [("export", 96), ("meta", 96), ("export", 64), ("meta", 64)]
+    assert json.loads((proxy / "meta.json").read_text())["classifier"]["imgsz"] == 64
+    assert report["top_confusions"] == [["2m->3m", 1]] and report["tile_errors"] == 1
+
+
+def test_a_crop_size_experiment_says_which_size_each_arm_cut_and_needs_its_real_crops(tmp_path: Path,
+                                                                                      monkeypatch) -> None:
+    experiment = generator_ab.EXPERIMENTS["crop_size_96"]
+    settings = {"seeds": "1", "seconds": 150, "per_class": 500, "epochs": 8, "real": "r", "real_crops": 10,
+                "real_at_size": "work/devcarry96/cmd_crops/val"}
+    result = {"experiment": "crop_size_96", "date": "d", "machine": "m", "settings": settings,
+              "runs": [_run(1, "px96", None), _run(1, "today", None)]}
+    text = generator_ab.markdown(result, experiment)
+    assert "cut at the code's 64 px (`today`) and at 96 px (`px96`" in text
+    assert "`work/devcarry96/cmd_crops/val`" in text
+    (tmp_path / "real").mkdir()
+    (tmp_path / "art").mkdir()
+    monkeypatch.setattr(sys, "argv", ["generator_ab.py", "--experiment", "crop_size_96", "--real", str(tmp_path / "real"),
+                                      "--tileart", str(tmp_path / "art"), "--work", str(tmp_path)])
+    with pytest.raises(SystemExit, match="--real-at-size must name the real crops cut at that size"):
+        generator_ab.main()
