@@ -34,7 +34,8 @@ the same crops:
 An experiment may also ask about a change not made (`crop_size` != None): its other arm cuts every crop, synthetic
 and real, at that side in pixels and its classifier reads at it:
 - `crop_size_96` (session 24), arms `px96` / `today`: crops of 96 px instead of 64, as a larger input might tell
-  二 from 三 and count dots and sticks; the other arm's real crops are --real-at-size's (the same tiles cut at 96 px:
+  二 from 三 and count dots and sticks (it does: every unseen set read better, benchmarks/results/crop_size_96.md;
+  no shipped classifier reads 96 px yet); the other arm's real crops are --real-at-size's (the same tiles cut at 96 px:
   `mjsnap train-two-stage crops --data datasets/cmd.yaml --out work/cmd_crops96 --per-class-limit 1200 --size 96`,
   then `scripts/gpu_classifier.py prepare --crops work/cmd_crops96 --out work/devcarry96`).
 

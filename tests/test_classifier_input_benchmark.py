@@ -57,9 +57,20 @@ def test_the_report_lists_the_network_at_each_size_and_every_reader() -> None:
     ms = {"median": 9.4, "mean": 9.0, "p90": 12.5}
     result = {"date": "d", "machine": "m", "load_before": [1.0], "load_after": [1.1], "network_model": "models/current",
               "repeats": 200, "network": {"64": ms, "96": ms | {"median": 17.7}}, "data": "datasets/cmd.yaml",
-              "photos": 80, "readers": {"px96": {"model": "work/p", "classifier": "`a.pt` at 96 px", "ms": ms},
-                                        "shipped": {"model": "models/current", "classifier": None, "ms": ms}}}
+              "photos": 80, "readers": {"px96": {"model": "work/p", "classifier": "`a.pt` at 96 px", "ms": ms,
+                                                 "classifier_networks_ms": 20.5},
+                                        "shipped": {"model": "models/current", "classifier": None, "ms": ms,
+                                                    "classifier_networks_ms": 10.25}}}
     lines = classifier_input.markdown(result).splitlines()
     assert "| 96 px | 17.7 | 9.0 | 12.5 |" in lines
-    assert "| px96 | `work/p` | `a.pt` at 96 px | 9.4 | 9.0 | 12.5 |" in lines
-    assert "| shipped | `models/current` | its own | 9.4 | 9.0 | 12.5 |" in lines
+    assert "| px96 | `work/p` | `a.pt` at 96 px | 9.4 | 9.0 | 12.5 | 20.5 |" in lines
+    assert "| shipped | `models/current` | its own | 9.4 | 9.0 | 12.5 | 10.25 |" in lines
+
+
+def test_the_classifier_calls_are_timed_and_still_answer() -> None:
+    from types import SimpleNamespace
+
+    stages = SimpleNamespace(_classify_crops=lambda crops, classifiers: f"{crops} read")
+    spent = classifier_input.timed_classifiers(SimpleNamespace(stages=stages))
+    assert stages._classify_crops("two crops", []) == "two crops read"
+    assert len(spent) == 1 and spent[0] >= 0
