@@ -119,7 +119,7 @@ def summary(times: list[float]) -> dict[str, float]:
 
 
 def markdown(result: dict) -> str:
-    lines = [f"# A larger classifier input: what it costs ({result['date']})", "",
+    lines = [f"# What the crop classifiers cost ({result['date']})", "",
              f"`benchmarks/classifier_input.py`, {result['machine']}, load average {result['load_before']} before, "
              f"{result['load_after']} after.", "",
              f"The classifier network of `{result['network_model']}` alone (OpenVINO, f32), a batch of "

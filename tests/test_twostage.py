@@ -233,6 +233,49 @@ def test_half_turn_average_averages_a_crop_with_its_180_degree_turn(half_turn_av
     assert np.allclose(probs[:, :2], expected) and np.allclose(probs.sum(1), 1)
 
 
+@pytest.mark.parametrize("half_turn_below, crops_read, sure_tile", [
+    (1.0, 4, [0.475, 0.5]),  # every tile both ways up: the sure tile's turned crop reads as the other class
+    (0.9, 3, [0.95, 0.0]),  # only the unsure tile is turned: the sure one keeps its upright reading
+])
+def test_half_turn_below_turns_only_the_tiles_the_upright_look_doubts(half_turn_below, crops_read, sure_tile):
+    from vision.twostage.backend import TwoStageNetworks
+
+    seen = []
+
+    def classifier(tensor: np.ndarray) -> np.ndarray:
+        """Class 0 (0.95) when a crop is brighter on its left, class 1 (1.0) on its right, class 2 (0.6) when even."""
+        seen.append(len(tensor))
+        left, right = tensor[:, 0, :, 0].mean(1), tensor[:, 0, :, -1].mean(1)
+        probs = np.full((len(tensor), len(CLASS_NAMES)), 0.0, np.float32)
+        for row, (a, b) in enumerate(zip(left, right)):
+            best, p = (0, 0.95) if a > b + 0.1 else (1, 1.0) if b > a + 0.1 else (2, 0.6)
+            probs[row] = (1 - p) / (len(CLASS_NAMES) - 1)
+            probs[row, best] = p
+        return probs
+
+    classifier.any_batch = True  # as OpenVINO networks: fed the crops there are, so `seen` counts crops read
+    networks = object.__new__(TwoStageNetworks)
+    networks.model_dir, networks.backend = Path("fake"), "fake"
+    networks.classifier_imgsz, networks.batch, networks.margin = 32, 16, 0.0
+    networks.half_turn_average, networks.half_turn_below = True, half_turn_below
+    networks._classifiers = [classifier]
+    rgb = np.full((60, 80, 3), 128, np.uint8)
+    rgb[:, :40] = np.linspace(255, 0, 40, dtype=np.uint8)[None, :, None]  # the left tile: a face it is sure of
+    probs = networks.first_look(rgb, np.array([[0, 0, 40, 60], [40, 0, 80, 60]], np.float32))
+    assert sum(seen) == crops_read
+    np.testing.assert_allclose(probs[0, :2], sure_tile, atol=0.01)
+    assert probs[1].argmax() == 2 and probs[1, 2] == pytest.approx(0.6)  # the doubted tile, turned, reads the same
+
+
+def test_a_bad_half_turn_gate_in_meta_is_refused(tmp_path):
+    from vision.twostage.backend import check_two_stage_meta
+
+    meta = {"detector": {"imgsz": 480}, "classifier": {"imgsz": 64, "batch": 16, "half_turn_below": 1.5}}
+    with pytest.raises(ValueError, match="half_turn_below must be a number in"):
+        check_two_stage_meta(meta, tmp_path)
+    check_two_stage_meta(meta | {"classifier": meta["classifier"] | {"half_turn_below": 0.8}}, tmp_path)
+
+
 @pytest.mark.parametrize(
     ("face_floor", "kept", "confidence"),
     [

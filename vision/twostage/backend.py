@@ -5,7 +5,8 @@ one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.det
 
     meta.json   {"design": "two_stage", "classes": [36], "imgsz": <detector imgsz>,
                  "detector": {"imgsz", "files", "openvino_precision"},
-                 "classifier": {"imgsz", "batch", "margin", "half_turn_average", "face_floor", "extra_looks", "files",
+                 "classifier": {"imgsz", "batch", "margin", "half_turn_average", "half_turn_below", "face_floor",
+                                "extra_looks", "files",
                                 "ensemble", "ensemble_below", "openvino_precision"},
                  ...}
     detector/   1-class YOLO11n (output (1, 5, anchors))
@@ -26,7 +27,8 @@ every tile (277 for the first alone) at 5.7 classifier batches a photo against 8
 With classifier.half_turn_average (models from 0.5.0 on), each crop is classified upright and turned 180 degrees and
 the two probability vectors are averaged: the classifier learnt both ways up (tiles lie either way in a photo), and
 the average reads more tiles right on cmd val (0.5.0: 96.1 -> 96.3 %, tile errors 386 -> 350) for one more
-classifier batch per 16 tiles.
+classifier batch per 16 tiles. With classifier.half_turn_below (absent: 1, every tile), the first look reads a crop
+turned 180 degrees only for the tiles whose best class it gives under that when read upright.
 
 With classifier.extra_looks (since 0.12.0: {"below": 0.9, "margins": [0.0, 0.12]}), a tile whose best class is
 under "below" is classified again from crops cut with each of "margins" (the box's context, as a fraction of its
@@ -112,6 +114,9 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     floor = meta["classifier"].get("face_floor", 0.0)
     if not (_is_number(floor, 1) and floor < 1):
         raise ValueError(f"{model_dir}/meta.json: classifier.face_floor must be a number in [0, 1), not {floor!r}")
+    half_turn_below = meta["classifier"].get("half_turn_below", 1.0)
+    if not _is_number(half_turn_below, 1):
+        raise ValueError(f"{model_dir}/meta.json: classifier.half_turn_below must be a number in [0, 1], not {half_turn_below!r}")
     extra_looks = meta["classifier"].get("extra_looks")
     if extra_looks is not None and not _is_extra_looks(extra_looks):
         raise ValueError(
@@ -162,6 +167,7 @@ class TwoStageNetworks:
     face_floor = 0.0  # models before 0.12.0: a detection's confidence is the plain product
     extra_looks_below, extra_looks_margins = 0.0, ()  # ... and each tile is looked at once
     ensemble_below = 1.0  # ... and every classifier of an ensemble reads every tile
+    half_turn_below = 1.0  # ... and, with half_turn_average, every tile is read both ways up
     level_max_growth = MAX_GROWTH  # a level box over this many times the tile's own is not its box (deskew)
 
     def __init__(
@@ -185,6 +191,7 @@ class TwoStageNetworks:
         self.batch = meta["classifier"]["batch"]
         self.margin = float(meta["classifier"].get("margin", 0.06))
         self.half_turn_average = bool(meta["classifier"].get("half_turn_average", False))
+        self.half_turn_below = float(meta["classifier"].get("half_turn_below", 1.0))
         self.face_floor = float(meta["classifier"].get("face_floor", 0.0))
         extra_looks = meta["classifier"].get("extra_looks") or {"below": 0.0, "margins": []}
         self.extra_looks_below, self.extra_looks_margins = float(extra_looks["below"]), tuple(extra_looks["margins"])
@@ -291,9 +298,16 @@ class TwoStageNetworks:
         """(N, 36) probabilities of every classifier averaged, at the box's margin. With classifier.ensemble_below
         under 1, the other classifiers read only the tiles whose best class the first gives under it (the extra
         looks, for the tiles still unsure, are read by every classifier)."""
-        if len(self._classifiers) == 1 or self.ensemble_below >= 1:
-            return self.look(rgb, boxes, (self.margin,))
-        probs = self.look(rgb, boxes, (self.margin,), self._classifiers[:1])
+        alone = len(self._classifiers) == 1 or self.ensemble_below >= 1
+        first = self._classifiers if alone else self._classifiers[:1]
+        gated = self.half_turn_average and self.half_turn_below < 1
+        probs = self.look(rgb, boxes, (self.margin,), first, (0,) if gated else None)
+        if gated:
+            unsure = probs.max(1) < self.half_turn_below
+            if unsure.any():
+                probs[unsure] = (probs[unsure] + self.look(rgb, boxes[unsure], (self.margin,), first, (2,))) / 2
+        if alone:
+            return probs
         doubted = probs.max(1) < self.ensemble_below
         if doubted.any():
             others = self.look(rgb, boxes[doubted], (self.margin,), self._classifiers[1:])
@@ -301,12 +315,14 @@ class TwoStageNetworks:
             probs[doubted] = (probs[doubted] + (members - 1) * others) / members
         return probs
 
-    def look(self, rgb: np.ndarray, boxes: np.ndarray, margins: tuple[float, ...], classifiers: list | None = None) -> np.ndarray:
-        """(N, 36) probabilities averaged over crops cut with each margin (and each turned 180 degrees when
-        half_turn_average) and over the classifiers (all of them unless given), all classified in one run of batches."""
+    def look(self, rgb: np.ndarray, boxes: np.ndarray, margins: tuple[float, ...], classifiers: list | None = None,
+             half_turns: tuple[int, ...] | None = None) -> np.ndarray:
+        """(N, 36) probabilities averaged over crops cut with each margin, each turned by each of `half_turns` (0:
+        upright, 2: 180 degrees; both when half_turn_average, unless given) and over the classifiers (all of them
+        unless given), all classified in one run of batches."""
         crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, margin) for margin in margins for box in boxes])
-        if self.half_turn_average:
-            crops = np.concatenate([crops, crops[:, ::-1, ::-1]])
+        half_turns = half_turns if half_turns is not None else (0, 2) if self.half_turn_average else (0,)
+        crops = np.concatenate([crops if turns == 0 else crops[:, ::-1, ::-1] for turns in half_turns])
         classified = self._classify_crops(crops, classifiers or self._classifiers)
         return classified.reshape(-1, len(boxes), len(CLASS_NAMES)).mean(0)
 
