@@ -21,7 +21,6 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -30,6 +29,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from benchmarks.holdout_proxy import read_photos  # noqa: E402
 
 
 @dataclass(frozen=True)
@@ -49,28 +50,9 @@ class Reading:
 
 def read(reading: Reading, floor: float, proxy: Path, kept: Path) -> dict:
     """Tile errors of the reading's photos at one floor (kept in `kept` once read)."""
-    if not kept.is_file():
-        from vision import evaluate as ev
-        from vision.twostage.export import export_classifier
-
-        meta = json.loads((proxy / "meta.json").read_text())
-        if "characters" not in meta:
-            raise SystemExit(f"{proxy} has no character recognizer (meta 'characters')")
-        meta["characters"]["floor"] = floor
-        with tempfile.TemporaryDirectory(prefix="mjsnap-character-floor-", dir=kept.parent) as tmp:
-            model = Path(tmp) / "model"
-            shutil.copytree(proxy, model, ignore=lambda folder, names: ["classifier"] if Path(folder) == proxy else [])
-            (model / "meta.json").write_text(json.dumps(meta, indent=1))
-            export_classifier(reading.classifier, model / "classifier", meta["classifier"]["imgsz"])
-            predictor, _backend = ev.detector_predictor(model)
-            result = ev.evaluate(predictor, ev.labelled_images(reading.data), 0.25, f"{reading.name} floor {floor}",
-                                 str(reading.data), top_k=15)
-        kept.write_text(json.dumps({"photos": result.images, "tiles": result.true_tiles,
-                                    "tile_errors": result.tile_errors, "missed": result.missed,
-                                    "misclassified": result.misclassified, "extra": result.extra,
-                                    "top_confusions": [[f"{c.true}->{c.predicted}", c.count]
-                                                       for c in result.top_confusions]}, indent=1))
-    return json.loads(kept.read_text())
+    if "characters" not in json.loads((proxy / "meta.json").read_text()):
+        raise SystemExit(f"{proxy} has no character recognizer (meta 'characters')")
+    return read_photos(reading.classifier, proxy, reading.data, kept, {"characters": {"floor": floor}})
 
 
 def markdown(result: dict) -> str:

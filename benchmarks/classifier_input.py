@@ -20,7 +20,6 @@ import argparse
 import json
 import os
 import platform
-import shutil
 import statistics
 import sys
 import tempfile
@@ -33,6 +32,8 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from benchmarks.holdout_proxy import with_classifier  # noqa: E402
 
 NETWORK_BATCH = 16  # the classifier's batch (meta classifier.batch); each crop is read both ways up, 2 batches
 
@@ -61,14 +62,7 @@ class Reader:
         """The model directory to read with: the given one, or a copy with classifier/ replaced."""
         if self.classifier is None:
             return self.model
-        from vision.twostage.export import export_classifier
-
-        shutil.copytree(self.model, out, ignore=lambda folder, names: ["classifier"] if Path(folder) == self.model else [])
-        meta = json.loads((out / "meta.json").read_text())
-        meta["classifier"]["imgsz"] = self.imgsz
-        (out / "meta.json").write_text(json.dumps(meta, indent=1))
-        export_classifier(self.classifier, out / "classifier", self.imgsz)
-        return out
+        return with_classifier(self.model, self.classifier, out, {"classifier": {"imgsz": self.imgsz}})
 
 
 def network_ms(model: Path, sizes: list[int], repeats: int) -> dict[str, dict[str, float]]:

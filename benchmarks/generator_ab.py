@@ -81,6 +81,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from scoring.tiles import CLASS_NAMES  # noqa: E402
+from benchmarks.holdout_proxy import read_photos  # noqa: E402
 from scripts import gpu_classifier  # noqa: E402  (imported by name, so its forked crop workers unpickle)
 from vision.synth import drawn, scene, tile  # noqa: E402
 from vision.twostage import crops as crops_module  # noqa: E402
@@ -237,32 +238,6 @@ def shared_crops(seed: int, args: argparse.Namespace) -> tuple[Path, list[dict]]
     return crops, json.loads(done.read_text())
 
 
-def read_photos(classifier: Path, proxy: Path, data: Path, report: Path, imgsz: int | None = None) -> dict:
-    """Tile errors on the labelled photos of `data` (val), read by the `proxy` model directory with `classifier` as
-    its (first) classifier: its tile detector and reading steps, this classifier's readings (at `imgsz`, when not
-    the proxy's classifier input). Kept in `report`."""
-    if not report.is_file():
-        from vision import evaluate as ev
-        from vision.twostage.export import export_classifier
-
-        meta = json.loads((proxy / "meta.json").read_text())
-        meta["classifier"]["imgsz"] = imgsz or meta["classifier"]["imgsz"]
-        with tempfile.TemporaryDirectory(prefix="mjsnap-generator-ab-model-", dir=report.parent) as tmp:
-            model = Path(tmp) / "model"
-            shutil.copytree(proxy, model, ignore=lambda folder, names: ["classifier"] if Path(folder) == proxy else [])
-            (model / "meta.json").write_text(json.dumps(meta, indent=1))
-            export_classifier(classifier, model / "classifier", meta["classifier"]["imgsz"])
-            predictor, backend = ev.detector_predictor(model)
-            read = ev.evaluate(predictor, ev.labelled_images(data), 0.25, f"{proxy} + {classifier.name} ({backend})",
-                               str(data), top_k=15)
-        report.write_text(json.dumps({"photos": read.images, "tiles": read.true_tiles, "tile_errors": read.tile_errors,
-                                      "tile_accuracy": read.tile_accuracy, "missed": read.missed,
-                                      "misclassified": read.misclassified, "extra": read.extra,
-                                      "top_confusions": [[f"{c.true}->{c.predicted}", c.count]
-                                                         for c in read.top_confusions]}, indent=1))
-    return json.loads(report.read_text())
-
-
 def focus_confusions(read: dict, focus: tuple[str, ...]) -> list[tuple[str, int]]:
     """Confusions of the focus classes (true class first), most first; runs kept before session 19 list only the
     top ten confusions of all classes."""
@@ -384,8 +359,9 @@ def main() -> None:
             runs.append(json.loads(kept.read_text()))
             weights = work / f"{seed}_{arm}.pt"
             if args.read_photos is not None and weights.is_file():
+                size = arm_crop_size(experiment, arm)
                 runs[-1]["whole_photos"] = read_photos(weights, args.read_photos, args.photos, work / f"{seed}_{arm}_photos.json",
-                                                       arm_crop_size(experiment, arm))
+                                                       {"classifier": {"imgsz": size}} if size else None)
             print(json.dumps({k: runs[-1][k] for k in ("seed", "arm")} | {"real_top1": runs[-1]["real"]["top1"]}),
                   flush=True)
     settings = {"seeds": args.seeds, "seconds": args.seconds, "per_class": args.per_class, "epochs": args.epochs,

@@ -53,7 +53,7 @@ def test_each_floor_is_read_by_a_copy_of_the_proxy_and_kept(tmp_path: Path, monk
 
     monkeypatch.setattr(evaluate, "detector_predictor", predictor)
     monkeypatch.setattr(evaluate, "labelled_images", lambda data: [])
-    result = SimpleNamespace(images=2, true_tiles=40, tile_errors=3, missed=1, misclassified=1, extra=1,
+    result = SimpleNamespace(images=2, true_tiles=40, tile_errors=3, tile_accuracy=0.925, missed=1, misclassified=1, extra=1,
                              top_confusions=[SimpleNamespace(true="F", predicted="E", count=1)])
     monkeypatch.setattr(evaluate, "evaluate", lambda *args, **kwargs: result)
     reading = character_floor.Reading("cmd", tmp_path / "cmd.yaml", tmp_path / "fold.pt")

@@ -213,7 +213,8 @@ def test_whole_photos_are_read_at_the_arms_crop_size(tmp_path: Path, monkeypatch
     read = SimpleNamespace(images=1, true_tiles=10, tile_errors=1, tile_accuracy=0.9, missed=0, misclassified=1,
                            extra=0, top_confusions=[SimpleNamespace(true="2m", predicted="3m", count=1)])
     monkeypatch.setattr(evaluate, "evaluate", lambda *args, **kwargs: read)
-    report = generator_ab.read_photos(tmp_path / "w.pt", proxy, tmp_path / "cmd.yaml", tmp_path / "a.json", 96)
+    report = generator_ab.read_photos(tmp_path / "w.pt", proxy, tmp_path / "cmd.yaml", tmp_path / "a.json",
+                                      {"classifier": {"imgsz": 96}})
     generator_ab.read_photos(tmp_path / "w.pt", proxy, tmp_path / "cmd.yaml", tmp_path / "b.json")
     assert seen == [("export", 96), ("meta", 96), ("export", 64), ("meta", 64)]
     assert json.loads((proxy / "meta.json").read_text())["classifier"]["imgsz"] == 64
