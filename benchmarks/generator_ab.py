@@ -62,7 +62,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import functools
 import json
 import os
 import platform
@@ -140,15 +139,9 @@ EXPERIMENTS = {
                                 "Grass-script and cursive fonts in the drawn tile sets"),
     "face_zoom_share": Experiment("fifth", trained_with(FACE_ZOOM_SHARE=0.2), ("P",),
                                   "How many training crops to zoom in to the face", changes="training"),
-    "crop_size_96": Experiment("px96", lambda: crops_cut_at(96), ("2m", "3m", "6p", "7p", "8p", "6s", "9s"),
+    "crop_size_96": Experiment("px96", contextlib.nullcontext, ("2m", "3m", "6p", "7p", "8p", "6s", "9s"),
                                "Crops of 96 px for the hold-out classifier", crop_size=96),
 }
-
-
-def crops_cut_at(size: int):
-    """Inside it, crops are cut at `size` px (scripts/gpu_classifier.py's workers look CropSettings up when they
-    start, so forked ones inherit the patch)."""
-    return mock.patch.object(crops_module, "CropSettings", functools.partial(crops_module.CropSettings, size=size))
 
 
 def arm_crop_size(experiment: Experiment, arm: str) -> int | None:
@@ -205,7 +198,8 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
         else:
             crops = Path(tmp) / "crops"
             with arm_as(experiment, arm):
-                stats = draw_crops(crops, seed, args, args.real_at_size if arm_crop_size(experiment, arm) else args.real)
+                size = arm_crop_size(experiment, arm)
+                stats = draw_crops(crops, seed, args, args.real_at_size if size else args.real, size)
         with arm_as(experiment, arm):
             run = train_fast_classifier(crops, Path(tmp) / "run", minutes=args.minutes, max_epochs=args.epochs,
                                         batch=128, lr=0.002, pretrained=start, val_name_prefix=REAL_PREFIX, threads=2,
@@ -220,9 +214,10 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
                 "generated": read_crops(model, images[~real], labels[~real])}
 
 
-def draw_crops(crops: Path, seed: int, args: argparse.Namespace, real: Path) -> list[dict]:
-    """Synthetic training and val crops of one seed, and the `real` crops linked into val."""
-    stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed)
+def draw_crops(crops: Path, seed: int, args: argparse.Namespace, real: Path, size: int | None = None) -> list[dict]:
+    """Synthetic training and val crops of one seed cut at `size` px (None: the code's), and the `real` crops linked
+    into val."""
+    stats = gpu_classifier.make_synthetic_crops(crops, 2, args.seconds, str(args.tileart), args.per_class, seed, size)
     link_real(real, crops / "val")
     return stats
 

@@ -59,10 +59,11 @@ def synth_worker(job: tuple) -> dict:
     from vision.synth.writer import encode_jpeg, jpeg_quality
     from vision.twostage.crops import CropSettings, class_folder, training_crop
 
-    seed, (low, high, layout), tileart, out, deadline, per_class = job
+    seed, (low, high, layout), tileart, out, deadline, per_class, size = job
     cv2.setNumThreads(1)
     options = SynthOptions(imgsz_min=low, imgsz_max=high, tileart=Path(tileart) if tileart else None, layout=layout)
-    train_settings, exact = CropSettings(), CropSettings(jitter=0.0, upside_down=0.0)
+    sized = {} if size is None else {"size": size}
+    train_settings, exact = CropSettings(**sized), CropSettings(jitter=0.0, upside_down=0.0, **sized)
     rng = np.random.default_rng(seed)
     counts = {"photos": 0, "train": 0, "val": 0, "capped": 0}
     per_class_train: Counter[int] = Counter()
@@ -91,9 +92,10 @@ def synth_worker(job: tuple) -> dict:
 
 
 def make_synthetic_crops(out: Path, workers: int, seconds: float, tileart: str | None, per_class: int | None = None,
-                         first_seed: int = FIRST_SEED) -> list[dict]:
+                         first_seed: int = FIRST_SEED, crop_size: int | None = None) -> list[dict]:
     """`per_class`: most training crops of a class over all workers (a frequent class, such as face-down tiles, would
-    otherwise outnumber the rare ones many times). Worker k draws the stream of seed first_seed + k."""
+    otherwise outnumber the rare ones many times). Worker k draws the stream of seed first_seed + k. `crop_size`: the
+    crops' side in pixels (None: vision.twostage.crops.CropSettings' default, what shipped classifiers read)."""
     from scoring.tiles import CLASS_NAMES
     from vision.twostage.crops import class_folder
 
@@ -102,7 +104,8 @@ def make_synthetic_crops(out: Path, workers: int, seconds: float, tileart: str |
             (out / split / class_folder(cls)).mkdir(parents=True, exist_ok=True)
     deadline = time.time() + seconds
     cap = None if per_class is None else -(-per_class // workers)
-    jobs = [(first_seed + k, WORKER_GROUPS[k % len(WORKER_GROUPS)], tileart, str(out), deadline, cap) for k in range(workers)]
+    jobs = [(first_seed + k, WORKER_GROUPS[k % len(WORKER_GROUPS)], tileart, str(out), deadline, cap, crop_size)
+            for k in range(workers)]
     with get_context("fork").Pool(workers) as pool:
         return pool.map(synth_worker, jobs, chunksize=1)
 

@@ -176,16 +176,21 @@ def test_whole_photo_readings_get_their_own_table_with_a_mean_per_arm() -> None:
     assert "the same crops of today's generator" in text
 
 
-def test_the_px96_arm_cuts_crops_at_96_px_and_restores_the_codes_size() -> None:
-    from vision.twostage import crops
+def test_the_px96_arm_draws_its_crops_at_96_px_and_the_other_at_the_codes_size(tmp_path: Path, monkeypatch) -> None:
+    from types import SimpleNamespace
 
     experiment = generator_ab.EXPERIMENTS["crop_size_96"]
-    assert crops.CropSettings().size == generator_ab.CODE_CROP_SIZE == 64
-    with generator_ab.arm_as(experiment, "px96"):
-        assert crops.CropSettings().size == crops.CropSettings(jitter=0.0, upside_down=0.0).size == 96
-    assert crops.CropSettings().size == 64
+    assert generator_ab.CODE_CROP_SIZE == 64
     assert [generator_ab.arm_crop_size(experiment, arm) for arm in experiment.arms] == [96, None]
     assert generator_ab.arm_crop_size(generator_ab.EXPERIMENTS["cursive_fonts"], "no_cursive") is None
+    drawn = []
+    monkeypatch.setattr(generator_ab.gpu_classifier, "make_synthetic_crops",
+                        lambda out, workers, seconds, tileart, per_class, seed, size: drawn.append(size) or [])
+    monkeypatch.setattr(generator_ab, "link_real", lambda real, val: 0)
+    args = SimpleNamespace(seconds=1, tileart=tmp_path, per_class=1)
+    for arm in experiment.arms:
+        generator_ab.draw_crops(tmp_path, 100, args, tmp_path, generator_ab.arm_crop_size(experiment, arm))
+    assert drawn == [96, None]
 
 
 def test_whole_photos_are_read_at_the_arms_crop_size(tmp_path: Path, monkeypatch) -> None:

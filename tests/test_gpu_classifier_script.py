@@ -30,7 +30,7 @@ def test_synthetic_crops_are_capped_per_class_and_every_40th_photo_is_val(gpu_ru
     for split in ("train", "val"):
         for cls in range(len(CLASS_NAMES)):
             (tmp_path / split / class_folder(cls)).mkdir(parents=True)
-    stats = gpu_run.synth_worker((7, (256, 320, "any"), None, str(tmp_path), time.time() + 4, 2))
+    stats = gpu_run.synth_worker((7, (256, 320, "any"), None, str(tmp_path), time.time() + 4, 2, None))
     assert stats["photos"] >= 2 and stats["capped"] > 0
     assert all(count <= 2 for count in stats["per_class_train"].values())
     on_disk = {folder.name: len(list(folder.iterdir())) for folder in (tmp_path / "train").iterdir()}
@@ -95,3 +95,11 @@ def test_workers_draw_the_streams_from_the_first_seed(gpu_run, tmp_path):
     stats = gpu_run.make_synthetic_crops(tmp_path, 2, 1.0, None, per_class=1, first_seed=300)
     assert [s["seed"] for s in stats] == [300, 301]
     assert all(name.startswith(("syn300_", "syn301_")) for name in (p.name for p in tmp_path.rglob("*.png")))
+
+
+def test_crops_can_be_cut_at_another_size(gpu_run, tmp_path):
+    import cv2
+
+    gpu_run.make_synthetic_crops(tmp_path, 1, 1.0, None, per_class=2, first_seed=300, crop_size=96)
+    crops = list(tmp_path.rglob("*.png"))
+    assert crops and {cv2.imread(str(p)).shape[:2] for p in crops} == {(96, 96)}
