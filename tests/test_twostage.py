@@ -410,7 +410,8 @@ def test_the_shipped_openvino_classifiers_read_a_short_batch_as_they_read_it_pad
     if not (SHIPPED / stage / "model_openvino").is_dir():
         pytest.skip(f"the shipped model has no {stage}/model_openvino")
     network = _openvino_network(SHIPPED / stage)
-    crops = np.random.default_rng(0).random((16, 3, 64, 64), dtype=np.float32)
+    size = json.loads((SHIPPED / "meta.json").read_text())["classifier"]["imgsz"]  # the size the shipped model reads
+    crops = np.random.default_rng(0).random((16, 3, size, size), dtype=np.float32)
     assert network.any_batch
     np.testing.assert_allclose(network(crops[:3]), network(crops)[:3], atol=1e-6)
     assert network(crops[:1]).shape == (1, len(CLASS_NAMES))
