@@ -301,16 +301,17 @@ class TwoStageNetworks:
         alone = len(self._classifiers) == 1 or self.ensemble_below >= 1
         first = self._classifiers if alone else self._classifiers[:1]
         gated = self.half_turn_average and self.half_turn_below < 1
-        probs = self.look(rgb, boxes, (self.margin,), first, (0,) if gated else None)
+        crops = self.cut(rgb, boxes, (self.margin,))  # cut once: the turned look and the other classifiers read subsets
+        probs = self.read(crops, first, (0,) if gated else None)
         if gated:
             unsure = probs.max(1) < self.half_turn_below
             if unsure.any():
-                probs[unsure] = (probs[unsure] + self.look(rgb, boxes[unsure], (self.margin,), first, (2,))) / 2
+                probs[unsure] = (probs[unsure] + self.read(crops[:, unsure], first, (2,))) / 2
         if alone:
             return probs
         doubted = probs.max(1) < self.ensemble_below
         if doubted.any():
-            others = self.look(rgb, boxes[doubted], (self.margin,), self._classifiers[1:])
+            others = self.read(crops[:, doubted], self._classifiers[1:])
             members = len(self._classifiers)
             probs[doubted] = (probs[doubted] + (members - 1) * others) / members
         return probs
@@ -320,11 +321,20 @@ class TwoStageNetworks:
         """(N, 36) probabilities averaged over crops cut with each margin, each turned by each of `half_turns` (0:
         upright, 2: 180 degrees; both when half_turn_average, unless given) and over the classifiers (all of them
         unless given), all classified in one run of batches."""
-        crops = np.stack([cut_tile(rgb, box, self.classifier_imgsz, margin) for margin in margins for box in boxes])
+        return self.read(self.cut(rgb, boxes, margins), classifiers, half_turns)
+
+    def cut(self, rgb: np.ndarray, boxes: np.ndarray, margins: tuple[float, ...]) -> np.ndarray:
+        """(margins, N, imgsz, imgsz, 3) crops of the boxes, cut with each margin."""
+        return np.stack([[cut_tile(rgb, box, self.classifier_imgsz, margin) for box in boxes] for margin in margins])
+
+    def read(self, crops: np.ndarray, classifiers: list | None = None, half_turns: tuple[int, ...] | None = None) -> np.ndarray:
+        """(N, 36) probabilities of `cut`'s crops, as `look` reads them."""
+        tiles = crops.shape[1]
+        crops = crops.reshape(-1, *crops.shape[2:])
         half_turns = half_turns if half_turns is not None else (0, 2) if self.half_turn_average else (0,)
         crops = np.concatenate([crops if turns == 0 else crops[:, ::-1, ::-1] for turns in half_turns])
         classified = self._classify_crops(crops, classifiers or self._classifiers)
-        return classified.reshape(-1, len(boxes), len(CLASS_NAMES)).mean(0)
+        return classified.reshape(-1, tiles, len(CLASS_NAMES)).mean(0)
 
     def _classify_crops(self, crops: np.ndarray, classifiers: list) -> np.ndarray:
         # ONNX exports take their fixed batch size only, so the last batch is padded; OpenVINO and PyTorch networks
