@@ -10,8 +10,9 @@ is read by every reader one after the other, so a change in the machine's speed 
     .venv/bin/python benchmarks/classifier_input.py --sizes 64,96 \\
         --reader px64=work/model_cpu_fold_n:work/crop_size_96/100_today.pt@64 \\
         --reader px96=work/model_cpu_fold_n:work/crop_size_96/100_px96.pt@96 [--data datasets/cmd.yaml] [--limit 80]
+        [--out classifier_input]
 
-Writes benchmarks/results/classifier_input.json and .md.
+Writes benchmarks/results/OUT.json and OUT.md (OUT may name a folder under it: candidate_0.19.0/latency).
 """
 
 from __future__ import annotations
@@ -140,7 +141,10 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=200)
     parser.add_argument("--data", type=Path, default=REPO / "datasets" / "cmd.yaml")
     parser.add_argument("--limit", type=int, default=80, help="photos read (after 3 to warm up)")
+    parser.add_argument("--out", default="classifier_input",
+                        help="results file stem under benchmarks/results/ (a folder under it may lead it)")
     args = parser.parse_args()
+    json_path, markdown_path = results_paths(args.out)
     for reader in args.reader:
         for path in (reader.model / "meta.json", reader.classifier):
             if path is not None and not path.is_file():
@@ -178,10 +182,19 @@ def main() -> None:
                                    "ms": summary(times[r.name]),
                                    "classifier_networks_ms": round(statistics.fmean(networks[r.name]), 2)}
                           for r in args.reader}}
-    folder = REPO / "benchmarks" / "results"
-    (folder / "classifier_input.json").write_text(json.dumps(result, indent=1))
-    (folder / "classifier_input.md").write_text(markdown(result))
+    json_path.parent.mkdir(parents=True, exist_ok=True)
+    json_path.write_text(json.dumps(result, indent=1))
+    markdown_path.write_text(markdown(result))
     print(markdown(result))
+
+
+def results_paths(stem: str) -> tuple[Path, Path]:
+    """STEM.json and STEM.md under benchmarks/results/; a stem that leaves that folder is refused before the run."""
+    folder = (REPO / "benchmarks" / "results").resolve()
+    base = (folder / stem).resolve()
+    if not stem or not base.is_relative_to(folder) or base == folder:
+        raise SystemExit(f"--out {stem!r}: a file stem under benchmarks/results/ is expected")
+    return base.with_name(base.name + ".json"), base.with_name(base.name + ".md")
 
 
 if __name__ == "__main__":

@@ -74,3 +74,16 @@ def test_the_classifier_calls_are_timed_and_still_answer() -> None:
     spent = classifier_input.timed_classifiers(SimpleNamespace(stages=stages))
     assert stages._classify_crops("two crops", []) == "two crops read"
     assert len(spent) == 1 and spent[0] >= 0
+
+
+@pytest.mark.parametrize("stem, expected", [("classifier_input", "classifier_input"),
+                                            ("candidate_0.19.0/latency", "candidate_0.19.0/latency")])
+def test_results_go_to_the_stem_asked_for_under_the_results_folder(stem, expected) -> None:
+    folder = (Path(__file__).parent.parent / "benchmarks" / "results").resolve()
+    assert classifier_input.results_paths(stem) == (folder / f"{expected}.json", folder / f"{expected}.md")
+
+
+@pytest.mark.parametrize("stem", ["", "../latency", "/tmp/latency", "candidate/../.."])
+def test_a_stem_outside_the_results_folder_is_refused(stem) -> None:
+    with pytest.raises(SystemExit, match="a file stem under benchmarks/results/ is expected"):
+        classifier_input.results_paths(stem)
