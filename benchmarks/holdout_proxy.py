@@ -2,7 +2,8 @@
 given checkpoint (one that never saw the photos' tile set), and its tile errors on whole labelled photos.
 
 Shared by benchmarks/generator_ab.py, character_floor.py and classifier_input.py; `settings` change sections of the
-copy's meta.json, e.g. {"classifier": {"imgsz": 96}} or {"characters": {"floor": 0.005}}.
+copy's meta.json, e.g. {"classifier": {"imgsz": 96}} or {"characters": {"floor": 0.005}}; `others` are more
+checkpoints read beside it as the copy's classifier_2/, classifier_3/, ... (meta classifier.ensemble).
 """
 
 from __future__ import annotations
@@ -11,31 +12,42 @@ import json
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Sequence
 
 
-def with_classifier(proxy: Path, classifier: Path, out: Path, settings: dict | None = None) -> Path:
-    """A copy of the `proxy` model directory at `out` with `classifier` exported as its (first) classifier, at the
-    classifier input meta.json gives once `settings` are applied. The proxy itself is left as it is."""
+def with_classifier(proxy: Path, classifier: Path, out: Path, settings: dict | None = None,
+                    others: Sequence[Path] = ()) -> Path:
+    """A copy of the `proxy` model directory at `out` with `classifier` exported as its (first) classifier, and
+    `others` as classifier_2/, classifier_3/, ... that meta classifier.ensemble names (in place of the proxy's own
+    ensemble, if it has one), at the classifier input meta.json gives once `settings` are applied. The proxy itself
+    is left as it is."""
+    from vision.twostage.backend import ensemble_folders
     from vision.twostage.export import export_classifier
 
     meta = json.loads((proxy / "meta.json").read_text())
     for section, values in (settings or {}).items():
         meta[section] = {**meta.get(section, {}), **values}
-    shutil.copytree(proxy, out, ignore=lambda folder, names: ["classifier"] if Path(folder) == proxy else [])
+    ensemble = [f"classifier_{n}" for n in range(2, len(others) + 2)]
+    if others:
+        meta["classifier"]["ensemble"] = ensemble
+    replaced = {"classifier"} | ({folder.name for folder in ensemble_folders(proxy)} if others else set())
+    shutil.copytree(proxy, out, ignore=lambda folder, names: [n for n in names if n in replaced] if Path(folder) == proxy else [])
     (out / "meta.json").write_text(json.dumps(meta, indent=1))
-    export_classifier(classifier, out / "classifier", meta["classifier"]["imgsz"])
+    for name, checkpoint in zip(["classifier", *ensemble], [classifier, *others]):
+        export_classifier(checkpoint, out / name, meta["classifier"]["imgsz"])
     return out
 
 
-def read_photos(classifier: Path, proxy: Path, data: Path, report: Path, settings: dict | None = None) -> dict:
+def read_photos(classifier: Path, proxy: Path, data: Path, report: Path, settings: dict | None = None,
+                others: Sequence[Path] = ()) -> dict:
     """Tile errors on the labelled photos of `data` (val), read by the `proxy` model directory with `classifier` as
-    its (first) classifier: its tile detector and reading steps, this classifier's readings (see `with_classifier`
-    for `settings`). Kept in `report`, which is read back instead once it exists."""
+    its (first) classifier, and `others` beside it: its tile detector and reading steps, these classifiers' readings
+    (see `with_classifier` for `settings`). Kept in `report`, which is read back instead once it exists."""
     if not report.is_file():
         from vision import evaluate as ev
 
         with tempfile.TemporaryDirectory(prefix="mjsnap-holdout-proxy-", dir=report.parent) as tmp:
-            model = with_classifier(proxy, classifier, Path(tmp) / "model", settings)
+            model = with_classifier(proxy, classifier, Path(tmp) / "model", settings, others)
             predictor, backend = ev.detector_predictor(model)
             read = ev.evaluate(predictor, ev.labelled_images(data), 0.25, f"{proxy} + {classifier.name} ({backend})",
                                str(data), top_k=15)

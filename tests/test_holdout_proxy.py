@@ -1,0 +1,47 @@
+"""benchmarks/holdout_proxy.py copies the proxy reader with other classifiers in place of its own."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from benchmarks import holdout_proxy
+
+
+@pytest.fixture
+def exports(monkeypatch) -> list[tuple[str, str, int]]:
+    from vision.twostage import export
+
+    seen = []
+    monkeypatch.setattr(export, "export_classifier",
+                        lambda weights, folder, imgsz: seen.append((Path(weights).name, Path(folder).name, imgsz)))
+    return seen
+
+
+def _proxy(tmp_path: Path, ensemble: list[str]) -> Path:
+    proxy = tmp_path / "proxy"
+    for folder in ("classifier", "detector", *ensemble):
+        (proxy / folder).mkdir(parents=True)
+        (proxy / folder / "model.pt").write_text(folder)
+    (proxy / "meta.json").write_text(json.dumps({"classifier": {"imgsz": 64, "ensemble": ensemble}}))
+    return proxy
+
+
+def test_other_classifiers_become_the_copys_ensemble_in_place_of_the_proxys_own(tmp_path: Path, exports) -> None:
+    proxy = _proxy(tmp_path, ["classifier_2"])
+    out = holdout_proxy.with_classifier(proxy, Path("a.pt"), tmp_path / "out", {"classifier": {"imgsz": 96}},
+                                        [Path("b.pt"), Path("c.pt")])
+    assert exports == [("a.pt", "classifier", 96), ("b.pt", "classifier_2", 96), ("c.pt", "classifier_3", 96)]
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["classifier"] == {"imgsz": 96, "ensemble": ["classifier_2", "classifier_3"]}
+    assert not (out / "classifier_2").exists()  # the proxy's own second classifier is not copied under the new one
+    assert (out / "detector").is_dir()
+    assert json.loads((proxy / "meta.json").read_text())["classifier"]["imgsz"] == 64  # the proxy is left as it is
+
+
+def test_without_others_the_proxys_own_ensemble_stays(tmp_path: Path, exports) -> None:
+    proxy = _proxy(tmp_path, ["classifier_2"])
+    out = holdout_proxy.with_classifier(proxy, Path("a.pt"), tmp_path / "out")
+    assert exports == [("a.pt", "classifier", 64)]
+    assert (out / "classifier_2" / "model.pt").read_text() == "classifier_2"
+    assert json.loads((out / "meta.json").read_text())["classifier"]["ensemble"] == ["classifier_2"]
