@@ -30,9 +30,10 @@ the same crops:
   way is a white patch with no edge. vision.twostage.fastcls.FACE_ZOOM_SHARE of the crops are now zoomed in further.
 - `face_zoom_share` (session 21), arms `fifth` / `today`: FACE_ZOOM_SHARE 0.2, as `face_zoom` chose it, against the
   share the code has now.
-- `soft_crops` (session 26), arms `sharp` / `today`, both at 96 px (`crops_at`; the real crops are --real-at-size's):
-  vision.twostage.fastcls.SOFT_SHARE of the training crops are shrunk and enlarged back, as soft as cmd's small tiles
-  enlarged to 96 px (crop_size_96 brought `6p->7p` into every cmd seed's top confusions).
+- `soft_crops` (session 26, results in benchmarks/results/soft_crops.md), arms `sharp` / `today`, both at 96 px: a
+  third of the training crops shrunk and enlarged back, as soft as cmd's small tiles enlarged to 96 px; real crops
+  read worse with every seed and whole photos no better, so it went again; the change, this experiment's arm and
+  `Experiment.crops_at` (a training experiment with both arms at a size not the code's) are in commit 222b773.
 
 An experiment may also ask about a change not made (`crop_size` != None): its other arm cuts every crop, synthetic
 and real, at that side in pixels and its classifier reads at it:
@@ -126,7 +127,6 @@ class Experiment:
     title: str
     changes: str = "generator"  # or "training": both arms train on the same crops, drawn once per seed
     crop_size: int | None = None  # the other arm's crop side (and classifier input), when it is not the code's
-    crops_at: int | None = None  # a training experiment's crop side for both arms, when it is not the code's
 
     @property
     def arms(self) -> tuple[str, str]:
@@ -145,14 +145,12 @@ EXPERIMENTS = {
                                   "How many training crops to zoom in to the face", changes="training"),
     "crop_size_96": Experiment("px96", contextlib.nullcontext, ("2m", "3m", "6p", "7p", "8p", "6s", "9s"),
                                "Crops of 96 px for the hold-out classifier", crop_size=96),
-    "soft_crops": Experiment("sharp", trained_with(SOFT_SHARE=0.0), ("6p", "7p", "8p", "9s", "6s"),
-                             "Soft training crops for a 96 px classifier", changes="training", crops_at=96),
 }
 
 
 def arm_crop_size(experiment: Experiment, arm: str) -> int | None:
     """The crop side `arm` cuts at, when it is not the code's."""
-    return experiment.crop_size if arm != TODAY and experiment.crop_size else experiment.crops_at
+    return experiment.crop_size if arm != TODAY else None
 
 
 @contextlib.contextmanager
@@ -200,7 +198,7 @@ def run_arm(experiment: Experiment, seed: int, arm: str, args: argparse.Namespac
 
     with tempfile.TemporaryDirectory(prefix="mjsnap-generator-ab-", dir=work) as tmp:
         if experiment.changes == "training":
-            crops, stats = shared_crops(seed, args, experiment.crops_at)
+            crops, stats = shared_crops(seed, args)
         else:
             crops = Path(tmp) / "crops"
             with arm_as(experiment, arm):
@@ -228,15 +226,14 @@ def draw_crops(crops: Path, seed: int, args: argparse.Namespace, real: Path, siz
     return stats
 
 
-def shared_crops(seed: int, args: argparse.Namespace, size: int | None = None) -> tuple[Path, list[dict]]:
-    """The crops of one seed for training experiments cut at `size` px (None: the code's), drawn the first time
-    (today's generator) and kept."""
-    crops = args.work / "crops" / (f"{seed}_px{size}" if size else str(seed))
+def shared_crops(seed: int, args: argparse.Namespace) -> tuple[Path, list[dict]]:
+    """The crops of one seed for training experiments, drawn the first time (today's generator) and kept."""
+    crops = args.work / "crops" / str(seed)
     done = crops / "stats.json"  # written last: a folder without it is an interrupted drawing
     if not done.is_file():
         shutil.rmtree(crops, ignore_errors=True)
         done.parent.mkdir(parents=True)
-        done.write_text(json.dumps(draw_crops(crops, seed, args, args.real_at_size if size else args.real, size)))
+        done.write_text(json.dumps(draw_crops(crops, seed, args, args.real)))
     return crops, json.loads(done.read_text())
 
 
@@ -260,9 +257,7 @@ def markdown(result: dict, experiment: Experiment) -> str:
                 f"{experiment.crop_size} px (`{experiment.old_arm}`, which reads its real crops from "
                 f"`{s.get('real_at_size')}`: the same tiles cut at that size)")
     elif experiment.changes == "training":
-        cut = (f" cut at {experiment.crops_at} px (real crops from `{s.get('real_at_size')}`: the same tiles cut at "
-               "that size)") if experiment.crops_at else ""
-        arms = (f"trained on the same crops of today's generator{cut} the way it was trained before the change "
+        arms = (f"trained on the same crops of today's generator the way it was trained before the change "
                 f"(`{experiment.old_arm}`) and the way it is (`{TODAY}`)")
     else:
         arms = (f"trained on crops of the generator as it was before the change (`{experiment.old_arm}`) and as it is "
@@ -345,9 +340,8 @@ def main() -> None:
     for path, what in ((args.real, "real crops (class folders)"), (args.tileart, "the tile art")):
         if not path.is_dir():
             raise SystemExit(f"{path} does not exist: --{'real' if path == args.real else 'tileart'} names {what}")
-    other_size = experiment.crop_size or experiment.crops_at
-    if other_size and not (args.real_at_size and args.real_at_size.is_dir()):
-        raise SystemExit(f"--experiment {args.experiment} cuts crops at {other_size} px: "
+    if experiment.crop_size and not (args.real_at_size and args.real_at_size.is_dir()):
+        raise SystemExit(f"--experiment {args.experiment} cuts its other arm's crops at {experiment.crop_size} px: "
                          "--real-at-size must name the real crops cut at that size (class folders)")
     os.environ.setdefault("YOLO_CONFIG_DIR", tempfile.mkdtemp(prefix="mjsnap-yolo-"))
     from mjsnap.commands.train import PRETRAINED_MAHJONG_DETECTOR, _pretrained_start
@@ -371,7 +365,7 @@ def main() -> None:
                   flush=True)
     settings = {"seeds": args.seeds, "seconds": args.seconds, "per_class": args.per_class, "epochs": args.epochs,
                 "real": os.path.relpath(args.real, REPO), "real_crops": runs[0]["real"]["crops"]}
-    if other_size:
+    if experiment.crop_size:
         settings["real_at_size"] = os.path.relpath(args.real_at_size, REPO)
     if args.read_photos is not None:
         settings |= {"read_photos": os.path.relpath(args.read_photos, REPO), "photos": os.path.relpath(args.photos, REPO)}

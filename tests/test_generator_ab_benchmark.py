@@ -134,43 +134,20 @@ def test_training_experiments_draw_a_seeds_crops_once_and_redraw_an_interrupted_
 
     calls = []
 
-    def draw(crops: Path, seed: int, args, real: Path, size: int | None = None) -> list[dict]:
-        # a training experiment's arms share crops: the code's size and real crops, or both at the experiment's
-        assert (real, size) in ((args.real, None), (args.real_at_size, 96))
-        calls.append((seed, size))
+    def draw(crops: Path, seed: int, args, real: Path) -> list[dict]:
+        assert real == args.real  # a training experiment's arms share crops: the code's size, the code's real crops
+        calls.append(seed)
         (crops / "train").mkdir(parents=True)
         return [{"seed": seed, "photos": 3}]
 
     monkeypatch.setattr(generator_ab, "draw_crops", draw)
-    args = argparse.Namespace(work=tmp_path, real=tmp_path / "real", real_at_size=tmp_path / "real96")
+    args = argparse.Namespace(work=tmp_path, real=tmp_path / "real")
     first = generator_ab.shared_crops(100, args)
     assert generator_ab.shared_crops(100, args) == first == (tmp_path / "crops" / "100", [{"seed": 100, "photos": 3}])
-    assert calls == [(100, None)]
+    assert calls == [100]
     (tmp_path / "crops" / "200" / "train").mkdir(parents=True)  # a drawing stopped before its stats were written
     generator_ab.shared_crops(200, args)
-    assert calls == [(100, None), (200, None)]
-    # the same seed at another size is another drawing, kept apart
-    assert generator_ab.shared_crops(100, args, 96)[0] == tmp_path / "crops" / "100_px96"
-    assert calls[-1] == (100, 96)
-
-
-def test_the_soft_crops_arms_both_cut_at_96_px_and_the_sharp_arm_trains_without_softening() -> None:
-    from vision.twostage import fastcls
-
-    experiment = generator_ab.EXPERIMENTS["soft_crops"]
-    assert experiment.changes == "training"
-    assert [generator_ab.arm_crop_size(experiment, arm) for arm in experiment.arms] == [96, 96]
-    today = fastcls.SOFT_SHARE
-    assert today > 0
-    with generator_ab.arm_as(experiment, "sharp"):
-        assert fastcls.SOFT_SHARE == 0.0
-    assert fastcls.SOFT_SHARE == today
-    settings = {"seeds": "1", "seconds": 150, "per_class": 500, "epochs": 8, "real": "r", "real_crops": 10,
-                "real_at_size": "work/devcarry96/cmd_crops/val"}
-    result = {"experiment": "soft_crops", "date": "d", "machine": "m", "settings": settings,
-              "runs": [_run(1, "sharp", None), _run(1, "today", None)]}
-    text = generator_ab.markdown(result, experiment)
-    assert "the same crops of today's generator cut at 96 px (real crops from `work/devcarry96/cmd_crops/val`" in text
+    assert calls == [100, 200]
 
 
 def _run(seed: int, arm: str, errors: int | None) -> dict:

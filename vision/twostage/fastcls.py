@@ -62,8 +62,8 @@ def _uniform(shape, generator, device):
 def augment(batch, generator, labels=None, warp: float = 0.0):
     """Per-sample random affine (rotation +-12 deg, scale 0.88-1.12, shift +-7 %), colour jitter and some grey
     (GREY_SHARE, never for the classes of COLOUR_IS_CLASS when `labels` (N,) are given); FACE_ZOOM_SHARE of the
-    crops zoomed in further, SOFT_SHARE made soft (see `_soften`). `warp` > 0 adds a smooth random bend (see `_bend`)
-    of that standard deviation, in half crop widths."""
+    crops zoomed in further. `warp` > 0 adds a smooth random bend (see `_bend`) of that standard deviation, in half
+    crop widths."""
     import torch
     import torch.nn.functional as F
 
@@ -80,9 +80,6 @@ def augment(batch, generator, labels=None, warp: float = 0.0):
     if warp > 0:
         grid = grid + _bend(n, batch.shape[2], batch.shape[3], warp, generator).to(device)
     out = F.grid_sample(batch, grid, mode="bilinear", padding_mode="border", align_corners=False)
-    softened = torch.rand(n, generator=generator) < SOFT_SHARE  # drawn whatever the share, as the zoom's
-    shrink = SOFT_SCALE[0] + (SOFT_SCALE[1] - SOFT_SCALE[0]) * torch.rand(n, generator=generator)
-    out = _soften(out, softened, shrink)
     brightness = 1 + _uniform((n, 1, 1, 1), generator, device) * 0.35
     contrast = 1 + _uniform((n, 1, 1, 1), generator, device) * 0.35
     colour = 1 + _uniform((n, 3, 1, 1), generator, device) * 0.12
@@ -147,25 +144,8 @@ FACE_ZOOM_SHARE = 0.4  # crops zoomed in by FACE_ZOOM as well: the tile's edge l
 # a box around the face's art alone cuts it (some real labels, and detectors trained on them); face_zoom.md,
 # face_zoom_share.md (0.2 -> 0.4 better), face_zoom_more.md (0.6 worse on whole photos)
 FACE_ZOOM = (1.15, 1.45)
-SOFT_SHARE = 0.3  # crops made as soft as a small tile enlarged to the crop: a 640 px photo's tiles are ~50 px
-# across, so cmd's 96 px crops are enlarged and soft, while the generator's larger tiles give sharp ones
-SOFT_SCALE = (0.4, 0.8)  # the side, in crop sides, a softened crop is shrunk to before it is enlarged back
 WARP_STD = 0.06  # in half crop widths: about 2 px at 64 px, at most about 6
 WARP_KNOTS = 4  # a 4 x 4 lattice of random moves, smoothly interpolated: bends strokes, keeps their topology
-
-
-def _soften(batch, chosen, scale):
-    """The `chosen` (N,) crops of `batch` shrunk to `scale` (N,) of their side (area-averaged, as vision.twostage.crops
-    cuts a large tile) and enlarged back (bilinear): the detail a small tile in the photo never had."""
-    import torch.nn.functional as F
-
-    h, w = batch.shape[2:]
-    sides = (scale * h).round().clamp(min=2).long()
-    for side in sides[chosen].unique().tolist():
-        rows = (chosen & (sides == side)).nonzero().flatten().to(batch.device)
-        small = F.interpolate(batch[rows], size=(side, max(2, round(side * w / h))), mode="area")
-        batch[rows] = F.interpolate(small, size=(h, w), mode="bilinear", align_corners=False)
-    return batch
 
 
 def _bend(n: int, h: int, w: int, std: float, generator):
