@@ -11,8 +11,8 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 
 def with_classifier(proxy: Path, classifier: Path, out: Path, settings: dict | None = None,
@@ -31,7 +31,7 @@ def with_classifier(proxy: Path, classifier: Path, out: Path, settings: dict | N
     if others:
         meta["classifier"]["ensemble"] = ensemble
     replaced = {"classifier"} | ({folder.name for folder in ensemble_folders(proxy)} if others else set())
-    shutil.copytree(proxy, out, ignore=lambda folder, names: [n for n in names if n in replaced] if Path(folder) == proxy else [])
+    shutil.copytree(proxy, out, ignore=lambda folder, names: replaced & set(names) if Path(folder) == proxy else set())
     (out / "meta.json").write_text(json.dumps(meta, indent=1))
     for name, checkpoint in zip(["classifier", *ensemble], [classifier, *others]):
         export_classifier(checkpoint, out / name, meta["classifier"]["imgsz"])
