@@ -68,12 +68,14 @@ def parse_model(text: str) -> tuple[str, Path]:
     return name, path
 
 
-def out_folder(stem: str) -> Path:
-    """A folder under benchmarks/results/; one that leaves it is refused before anything is read."""
+def out_folder(text: str) -> Path:
+    """A folder under benchmarks/results/, named from there (candidate_0.20.0) or from the repository root
+    (benchmarks/results/candidate_0.20.0); one that leaves it is refused before anything is read."""
     results = (REPO / "benchmarks" / "results").resolve()
-    folder = (results / stem).resolve()
-    if not stem or not folder.is_relative_to(results) or folder == results:
-        raise SystemExit(f"--out {stem!r}: a folder under benchmarks/results/ is expected")
+    given = Path(text)
+    folder = ((REPO if given.is_absolute() or given.parts[:1] == ("benchmarks",) else results) / given).resolve()
+    if not text or not folder.is_relative_to(results) or folder == results:
+        raise SystemExit(f"--out {text!r}: a folder under benchmarks/results/ is expected")
     return folder
 
 

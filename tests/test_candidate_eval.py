@@ -35,10 +35,16 @@ def test_a_model_without_a_usable_name_or_meta_json_is_refused(tmp_path: Path, t
         candidate_eval.parse_model(text.format(folder))
 
 
-@pytest.mark.parametrize("stem", ["", ".", "../x", "/tmp/x"])
-def test_results_leave_benchmarks_results_never(stem: str) -> None:
+@pytest.mark.parametrize("text", ["candidate_9", "benchmarks/results/candidate_9",
+                                  str(candidate_eval.REPO / "benchmarks" / "results" / "candidate_9")])
+def test_the_results_folder_is_named_from_benchmarks_results_or_from_the_repository(text: str) -> None:
+    assert candidate_eval.out_folder(text) == (candidate_eval.REPO / "benchmarks" / "results" / "candidate_9").resolve()
+
+
+@pytest.mark.parametrize("text", ["", ".", "../x", "/tmp/x", "benchmarks/results", "benchmarks"])
+def test_results_leave_benchmarks_results_never(text: str) -> None:
     with pytest.raises(SystemExit):
-        candidate_eval.out_folder(stem)
+        candidate_eval.out_folder(text)
 
 
 def test_a_set_that_is_not_generated_is_not_drawn_when_missing(tmp_path: Path) -> None:
