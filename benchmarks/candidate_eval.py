@@ -134,10 +134,10 @@ def main(argv: Sequence[str] | None = None) -> None:
     (out / "summary.md").write_text(
         "Tile errors (missed / misclassified / extra) and whole photos read without an error (exact match), "
         f"confidence {CONF}; written by benchmarks/candidate_eval.py.\n\n{table}\n")
+    fields = {"tile_errors", "missed", "misclassified", "extra", "exact_match", "images"}
     (out / "summary.json").write_text(json.dumps(
-        {s: {n: {"tile_errors": r.tile_errors, "missed": r.missed, "misclassified": r.misclassified,
-                 "extra": r.extra, "exact_match": r.exact_match, "images": r.images} for n, r in by_model.items()}
-         for s, by_model in reports.items()}, indent=1) + "\n")
+        {s: {n: r.model_dump(include=fields) for n, r in by_model.items()} for s, by_model in reports.items()},
+        indent=1) + "\n")
     print(table)
 
 

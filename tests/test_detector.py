@@ -262,20 +262,16 @@ SHIPPED = MODELS_DIR / "current"
 PHONE_PHOTOS = 6
 
 
-@pytest.fixture(scope="module")
-def phone_photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
-    """Generated hands, each as a plain PNG and as a phone would write it: enlarged to 12 MP, pixels stored sideways
-    with EXIF orientation 6, JPEG. Labels are the generator's boxes, scaled to the upright 12 MP frame for the JPEG.
+def write_phone_photos(seed: int, count: int, folder: Path) -> dict[str, list]:
+    """Generated hands of `seed`, each as a plain PNG and as a phone would write it: enlarged to 12 MP, pixels stored
+    sideways with EXIF orientation 6, JPEG. Labels are the generator's boxes, scaled to the upright 12 MP frame for
+    the JPEG. Also read by benchmarks/results/candidate_0.20.0/phone_backends.py.
     """
-    # The photo stream and the accuracy threshold are the training engineer's, recorded in test_shipped_model.
-    seed = pytest.importorskip("test_shipped_model").GENERATED_SEED
-
     from vision import evaluate as ev
     from vision.synth.scene import SynthOptions, make_sample
 
-    folder = tmp_path_factory.mktemp("phone")
     photos: dict[str, list] = {"png": [], "phone": []}
-    for index in range(PHONE_PHOTOS):
+    for index in range(count):
         sample = make_sample(seed, index, SynthOptions(imgsz_min=640, imgsz_max=800, max_tilt=35.0))
         boxes = np.array([tile.box for tile in sample.tiles]).reshape(-1, 4)
         classes = np.array([tile.cls for tile in sample.tiles])
@@ -293,6 +289,14 @@ def phone_photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
         to_upright = np.tile([upright.width / sample.image.shape[1], upright.height / sample.image.shape[0]], 2)
         photos["phone"].append(ev.LabelledImage(phone, boxes * to_upright, classes))
     return photos
+
+
+@pytest.fixture(scope="module")
+def phone_photos(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list]:
+    """The first PHONE_PHOTOS of write_phone_photos' hands."""
+    # The photo stream and the accuracy threshold are the training engineer's, recorded in test_shipped_model.
+    seed = pytest.importorskip("test_shipped_model").GENERATED_SEED
+    return write_phone_photos(seed, PHONE_PHOTOS, tmp_path_factory.mktemp("phone"))
 
 
 def _evaluate(photos: list, backend: str):
