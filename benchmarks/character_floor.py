@@ -1,18 +1,23 @@
-"""How far to trust the character recognizer: whole photos read at several of its floors, on tile sets the
-classifier never saw.
+"""How far to trust the character recognizer: whole photos read at several values of one of its settings (meta
+`characters`: `floor`, `gate` or `kind_mass`), on tile sets the classifier never saw.
 
 The recognizer (vision.twostage.characters) re-weighs the classifier's probabilities among the character classes by
-floor + its score: a character it does not see keeps `floor` of its weight. A lower floor trusts it more. Each
-reading here is a hold-out pair: photos of one tile set and a classifier that never saw that set, put in place of
-the --proxy model directory's classifier/ (its tile detector, reading steps and recognizer stay). Every photo set is
-read at every floor with the same classifier, so the floors compare paired.
+floor + its score: a character it does not see keeps `floor` of its weight, so a lower floor trusts it more. It is
+asked about a tile whose best class is under `gate` and whose probability lies at least `kind_mass` on the character
+classes, so a higher gate asks it about more tiles. Each reading here is a hold-out pair: photos of one tile set and a
+classifier that never saw that set, put in place of the --proxy model directory's classifier/ (its tile detector,
+reading steps and recognizer stay; --proxy-settings changes its meta.json first, e.g. the classifier's input size).
+Every photo set is read at every value with the same classifier, so the values compare paired.
 
-    .venv/bin/python benchmarks/character_floor.py --proxy work/model_cpu_fold_n --floors 0.02,0.005,0.002 \\
+    .venv/bin/python benchmarks/character_floor.py --proxy work/model_cpu_fold_n --values 0.02,0.005,0.002 \\
         --reading cmd_100=datasets/cmd.yaml:work/cursive_fonts/100_today.pt \\
         --reading gleitz=work/s24/synth_gleitz/data.yaml:work/s24/folds/gleitz_photo.pt ...
+    .venv/bin/python benchmarks/character_floor.py --setting gate --values 0.8,0.9,0.97 \\
+        --proxy-settings '{"classifier": {"imgsz": 96, "half_turn_below": 0.8}}' --reading ...
 
-Each reading at each floor is kept in WORK/character_floor/NAME_floorF.json, so an interrupted run continues.
-Writes benchmarks/results/character_floor.json and .md.
+Each reading at each value is kept in WORK/character_SETTING/NAME_SETTINGVALUE.json, so an interrupted run continues
+(another --proxy-settings needs another --work). Writes benchmarks/results/character_SETTING.json and .md (--out: another
+name).
 """
 
 from __future__ import annotations
@@ -48,27 +53,38 @@ class Reading:
         return cls(name, Path(data), Path(classifier))
 
 
-def read(reading: Reading, floor: float, proxy: Path, kept: Path) -> dict:
-    """Tile errors of the reading's photos at one floor (kept in `kept` once read)."""
+SETTINGS = {"floor": "the recognizer's floor", "gate": "the recognizer's gate",
+            "kind_mass": "the recognizer's least probability on the character classes"}
+
+
+def read(reading: Reading, value: float, proxy: Path, kept: Path, setting: str = "floor",
+         proxy_settings: dict | None = None) -> dict:
+    """Tile errors of the reading's photos with the recognizer's `setting` at `value` (kept in `kept` once read)."""
+    if setting not in SETTINGS:
+        raise ValueError(f"setting {setting!r} is not one of {', '.join(SETTINGS)}")
     if "characters" not in json.loads((proxy / "meta.json").read_text()):
         raise SystemExit(f"{proxy} has no character recognizer (meta 'characters')")
-    return read_photos(reading.classifier, proxy, reading.data, kept, {"characters": {"floor": floor}})
+    settings = dict(proxy_settings or {})
+    settings["characters"] = {**settings.get("characters", {}), setting: value}
+    return read_photos(reading.classifier, proxy, reading.data, kept, settings)
 
 
 def markdown(result: dict) -> str:
-    floors = result["floors"]
-    lines = [f"# The character recognizer's floor on tile sets the classifier never saw ({result['date']})", "",
-             f"`benchmarks/character_floor.py`: each row is a hold-out pair, photos of one tile set read by "
-             f"`{result['proxy']}` (its tile detector, reading steps and recognizer) with a classifier that never saw "
-             f"that set in place of its own; tile errors at confidence 0.25 with the recognizer's floor at each value. "
-             f"{result['machine']}.", "",
-             "| reading | photos / tiles | " + " | ".join(f"floor {f:g}" for f in floors) + " |",
-             "|---|---|" + "---:|" * len(floors)]
+    setting, values = result.get("setting", "floor"), result["values"]
+    changed = f" (meta.json changed first: `{json.dumps(result['proxy_settings'])}`)" if result.get("proxy_settings") else ""
+    lines = [f"# {SETTINGS[setting][0].upper()}{SETTINGS[setting][1:]} on tile sets the classifier never saw "
+             f"({result['date']})", "",
+             f"`benchmarks/character_floor.py --setting {setting}`: each row is a hold-out pair, photos of one tile set "
+             f"read by `{result['proxy']}`{changed} (its tile detector, reading steps and recognizer) with a classifier "
+             f"that never saw that set in place of its own; tile errors at confidence 0.25 with {SETTINGS[setting]} "
+             f"(`characters.{setting}`) at each value. {result['machine']}.", "",
+             "| reading | photos / tiles | " + " | ".join(f"{setting} {v:g}" for v in values) + " |",
+             "|---|---|" + "---:|" * len(values)]
     for name, row in result["readings"].items():
-        first = row[str(floors[0])]
+        first = row[str(values[0])]
         lines.append(f"| {name} | {first['photos']} / {first['tiles']:,} | "
-                     + " | ".join(str(row[str(f)]["tile_errors"]) for f in floors) + " |")
-    totals = [sum(row[str(f)]["tile_errors"] for row in result["readings"].values()) for f in floors]
+                     + " | ".join(str(row[str(v)]["tile_errors"]) for v in values) + " |")
+    totals = [sum(row[str(v)]["tile_errors"] for row in result["readings"].values()) for v in values]
     lines.append("| all | | " + " | ".join(f"{t:,}" for t in totals) + " |")
     return "\n".join(lines) + "\n"
 
@@ -76,12 +92,16 @@ def markdown(result: dict) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--proxy", type=Path, required=True, help="a two-stage model directory with characters/")
-    parser.add_argument("--floors", default="0.02,0.005,0.002")
+    parser.add_argument("--setting", default="floor", choices=sorted(SETTINGS), help="the meta `characters` setting read")
+    parser.add_argument("--values", "--floors", default="0.02,0.005,0.002", help="comma-separated values of --setting")
+    parser.add_argument("--proxy-settings", type=json.loads, default=None,
+                        help="JSON of meta.json sections to change in the proxy's copy first")
     parser.add_argument("--reading", action="append", required=True, type=Reading.parse,
                         help="NAME=DATA_YAML:CLASSIFIER_PT, repeated")
     parser.add_argument("--work", type=Path, default=REPO / "work")
+    parser.add_argument("--out", default=None, help="results name under benchmarks/results (default character_SETTING)")
     args = parser.parse_args()
-    floors = [float(f) for f in args.floors.split(",")]
+    values = [float(v) for v in args.values.split(",")]
     if not (args.proxy / "meta.json").is_file():
         raise SystemExit(f"--proxy {args.proxy}: no meta.json there (a two-stage model directory)")
     for reading in args.reading:
@@ -89,21 +109,22 @@ def main() -> None:
             if not path.is_file():
                 raise SystemExit(f"--reading {reading.name}: {path} does not exist")
     os.environ.setdefault("YOLO_CONFIG_DIR", tempfile.mkdtemp(prefix="mjsnap-yolo-"))
-    work = args.work / "character_floor"
+    work = args.work / f"character_{args.setting}"
     work.mkdir(parents=True, exist_ok=True)
     readings = {}
     for reading in args.reading:
-        readings[reading.name] = {str(f): read(reading, f, args.proxy, work / f"{reading.name}_floor{f}.json")
-                                  for f in floors}
-        print(json.dumps({reading.name: {f: r["tile_errors"] for f, r in readings[reading.name].items()}}), flush=True)
+        readings[reading.name] = {str(v): read(reading, v, args.proxy, work / f"{reading.name}_{args.setting}{v}.json",
+                                               args.setting, args.proxy_settings) for v in values}
+        print(json.dumps({reading.name: {v: r["tile_errors"] for v, r in readings[reading.name].items()}}), flush=True)
     result = {"date": datetime.now(timezone.utc).isoformat(timespec="seconds"),
               "machine": f"{platform.machine()}, {os.cpu_count()} cores", "proxy": os.path.relpath(args.proxy, REPO),
-              "floors": floors, "readings": readings,
+              "setting": args.setting, "values": values, "proxy_settings": args.proxy_settings, "readings": readings,
               "sources": {r.name: {"data": os.path.relpath(r.data, REPO), "classifier": os.path.relpath(r.classifier, REPO)}
                           for r in args.reading}}
     folder = REPO / "benchmarks" / "results"
-    (folder / "character_floor.json").write_text(json.dumps(result, indent=1))
-    (folder / "character_floor.md").write_text(markdown(result))
+    name = args.out or f"character_{args.setting}"
+    (folder / f"{name}.json").write_text(json.dumps(result, indent=1))
+    (folder / f"{name}.md").write_text(markdown(result))
     print(markdown(result))
 
 

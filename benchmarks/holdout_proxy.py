@@ -11,8 +11,28 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+
+
+def derived_model(base: Path, out: Path, settings: dict | None = None, classifiers: Mapping[str, Path] | None = None,
+                  drop: Sequence[str] = ()) -> Path:
+    """A copy of the model directory `base` at `out` with sections of its meta.json changed by `settings`, each
+    folder named in `classifiers` (classifier, classifier_2, ...) holding that checkpoint exported at the classifier
+    input meta.json gives once `settings` are applied, and the folders in `drop` left out. `base` is left as it is.
+    A candidate is made this way from the shipped model (benchmarks/results/candidate_*/recipe.sh)."""
+    from vision.twostage.export import export_classifier
+
+    classifiers = dict(classifiers or {})
+    meta = json.loads((base / "meta.json").read_text())
+    for section, values in (settings or {}).items():
+        meta[section] = {**meta.get(section, {}), **values}
+    left_out = set(classifiers) | set(drop)
+    shutil.copytree(base, out, ignore=lambda folder, names: left_out & set(names) if Path(folder) == base else set())
+    (out / "meta.json").write_text(json.dumps(meta, indent=1))
+    for name, checkpoint in classifiers.items():
+        export_classifier(checkpoint, out / name, meta["classifier"]["imgsz"])
+    return out
 
 
 def with_classifier(proxy: Path, classifier: Path, out: Path, settings: dict | None = None,
@@ -22,20 +42,13 @@ def with_classifier(proxy: Path, classifier: Path, out: Path, settings: dict | N
     ensemble, if it has one), at the classifier input meta.json gives once `settings` are applied. The proxy itself
     is left as it is."""
     from vision.twostage.backend import ensemble_folders
-    from vision.twostage.export import export_classifier
 
-    meta = json.loads((proxy / "meta.json").read_text())
-    for section, values in (settings or {}).items():
-        meta[section] = {**meta.get(section, {}), **values}
+    settings = dict(settings or {})
     ensemble = [f"classifier_{n}" for n in range(2, len(others) + 2)]
     if others:
-        meta["classifier"]["ensemble"] = ensemble
-    replaced = {"classifier"} | ({folder.name for folder in ensemble_folders(proxy)} if others else set())
-    shutil.copytree(proxy, out, ignore=lambda folder, names: replaced & set(names) if Path(folder) == proxy else set())
-    (out / "meta.json").write_text(json.dumps(meta, indent=1))
-    for name, checkpoint in zip(["classifier", *ensemble], [classifier, *others]):
-        export_classifier(checkpoint, out / name, meta["classifier"]["imgsz"])
-    return out
+        settings["classifier"] = {**settings.get("classifier", {}), "ensemble": ensemble}
+    own_ensemble = [folder.name for folder in ensemble_folders(proxy)] if others else []
+    return derived_model(proxy, out, settings, dict(zip(["classifier", *ensemble], [classifier, *others])), own_ensemble)
 
 
 def read_photos(classifier: Path, proxy: Path, data: Path, report: Path, settings: dict | None = None,

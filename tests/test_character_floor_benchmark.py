@@ -1,4 +1,5 @@
-"""benchmarks/character_floor.py reads hold-out pairs at several recognizer floors, paired, and tabulates them."""
+"""benchmarks/character_floor.py reads hold-out pairs at several values of one recognizer setting, paired, and
+tabulates them."""
 
 import importlib.util
 import json
@@ -70,13 +71,51 @@ def test_a_proxy_without_the_recognizer_is_refused(tmp_path: Path) -> None:
         character_floor.read(reading, 0.005, _proxy(tmp_path, characters=False), tmp_path / "kept.json")
 
 
-def test_the_table_has_a_row_a_reading_and_the_totals_per_floor() -> None:
-    def row(*errors: int) -> dict:
-        return {str(f): {"photos": 3, "tiles": 1200, "tile_errors": e} for f, e in zip((0.02, 0.005), errors)}
+def test_the_gate_is_set_on_a_copy_changed_by_the_proxy_settings(tmp_path: Path, monkeypatch) -> None:
+    from vision import evaluate
+    from vision.twostage import export
 
-    result = {"date": "d", "machine": "m", "proxy": "work/p", "floors": [0.02, 0.005],
-              "readings": {"cmd": row(600, 580), "ffalt": row(300, 310)}}
-    lines = character_floor.markdown(result).splitlines()
-    assert "| reading | photos / tiles | floor 0.02 | floor 0.005 |" in lines
+    proxy = _proxy(tmp_path)
+    seen = []
+    monkeypatch.setattr(export, "export_classifier", lambda weights, folder, imgsz: seen.append(("export", imgsz)))
+
+    def predictor(model: Path):
+        meta = json.loads((model / "meta.json").read_text())
+        seen.append(("meta", meta["classifier"], meta["characters"]))
+        return None, "openvino"
+
+    monkeypatch.setattr(evaluate, "detector_predictor", predictor)
+    monkeypatch.setattr(evaluate, "labelled_images", lambda data: [])
+    result = SimpleNamespace(images=2, true_tiles=40, tile_errors=3, tile_accuracy=0.925, missed=1, misclassified=1,
+                             extra=1, top_confusions=[])
+    monkeypatch.setattr(evaluate, "evaluate", lambda *args, **kwargs: result)
+    reading = character_floor.Reading("cmd", tmp_path / "cmd.yaml", tmp_path / "fold.pt")
+    character_floor.read(reading, 0.95, proxy, tmp_path / "cmd_gate0.95.json", "gate",
+                         {"classifier": {"imgsz": 96, "half_turn_below": 0.8}})
+    assert seen == [("export", 96), ("meta", {"imgsz": 96, "half_turn_below": 0.8},
+                                     {"gate": 0.95, "kind_mass": 0.3, "floor": 0.02})]
+
+
+def test_a_setting_the_recognizer_does_not_have_is_refused(tmp_path: Path) -> None:
+    reading = character_floor.Reading("cmd", tmp_path / "cmd.yaml", tmp_path / "fold.pt")
+    with pytest.raises(ValueError, match="setting 'margin' is not one of floor, gate, kind_mass"):
+        character_floor.read(reading, 0.1, _proxy(tmp_path), tmp_path / "kept.json", "margin")
+
+
+@pytest.mark.parametrize("setting, header", [
+    ("floor", "| reading | photos / tiles | floor 0.02 | floor 0.005 |"),
+    ("gate", "| reading | photos / tiles | gate 0.02 | gate 0.005 |"),
+])
+def test_the_table_has_a_row_a_reading_and_the_totals_per_value(setting, header) -> None:
+    def row(*errors: int) -> dict:
+        return {str(v): {"photos": 3, "tiles": 1200, "tile_errors": e} for v, e in zip((0.02, 0.005), errors)}
+
+    result = {"date": "d", "machine": "m", "proxy": "work/p", "setting": setting, "values": [0.02, 0.005],
+              "proxy_settings": {"classifier": {"imgsz": 96}}, "readings": {"cmd": row(600, 580), "ffalt": row(300, 310)}}
+    text = character_floor.markdown(result)
+    lines = text.splitlines()
+    assert lines[0].startswith(f"# {character_floor.SETTINGS[setting].capitalize()} on tile sets")
+    assert f"`characters.{setting}`" in text and '`{"classifier": {"imgsz": 96}}`' in text
+    assert header in lines
     assert "| cmd | 3 / 1,200 | 600 | 580 |" in lines
     assert lines[-1] == "| all | | 900 | 890 |"

@@ -8,6 +8,9 @@ import shutil
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import settings as hypothesis_settings
+from hypothesis import strategies as st
 
 from scoring.tiles import CLASS_NAMES
 from vision.twostage.characters import (
@@ -18,6 +21,7 @@ from vision.twostage.characters import (
     READINGS,
     CharacterReader,
     CharacterSettings,
+    could_change_best,
     needs_reading,
     views,
     weigh,
@@ -85,7 +89,64 @@ def test_weigh_checks_the_score_shape():
         weigh(probs_of(**{"3m": 1.0}), np.zeros((1, 3), np.float32), floor=0.02)
 
 
-@pytest.mark.parametrize("settings", [{"gate": 0}, {"gate": 1.5}, {"kind_mass": -0.1}, {"floor": 0}])
+@pytest.mark.parametrize(
+    ("probs", "changeable"),
+    [
+        (probs_of(**{"W": 0.95, "S": 0.03}), True),  # S read, W not: 0.03 x 1.02 > 0.95 x 0.02
+        (probs_of(**{"W": 0.95, "S": 0.01}), False),  # 0.0102 < 0.019: no reading lifts S past W
+        (probs_of(**{"W": 0.97, "S": 0.005, "E": 0.005}), False),
+        (probs_of(**{"3m": 0.5, "6p": 0.49}), False),  # one read class alone keeps the whole read share
+        (probs_of(**{"3m": 0.5, "2m": 0.006, "6p": 0.49}), True),  # 2m read and 3m not: 3m's share falls under 6p's
+        (probs_of(**{"9s": 0.5, "9m": 0.45}), False),  # best unread: 9m keeps at most its own 0.45
+        (probs_of(**{"9s": 0.4, "9m": 0.3, "8m": 0.3}), True),  # best unread: 9m can take all 0.6
+        (probs_of(**{"P": 0.9, "back": 0.1}), False),  # only one read class: nothing to share
+    ],
+)
+def test_could_change_best(probs, changeable):
+    assert could_change_best(probs, 0.02).tolist() == [changeable]
+
+
+def _extreme_scores(probs: np.ndarray) -> list[np.ndarray]:
+    """The scores that move the most probability away from the best class: every read class but the best scoring 1
+    (against it), and each read class alone scoring 1."""
+    best = int(probs.argmax())
+    against = np.ones((1, len(READ_CLASSES)), np.float32)
+    against[0, READ_CLASSES == best] = 0
+    alone = [np.eye(len(READ_CLASSES), dtype=np.float32)[[k]] for k in range(len(READ_CLASSES))]
+    return [against, *alone]
+
+
+@hypothesis_settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_could_change_best_is_exact(data):
+    """No scores change the best class of a tile it calls settled; the extreme ones change a tile it calls open."""
+    classes = data.draw(st.lists(st.integers(0, len(CLASS_NAMES) - 1), min_size=1, max_size=4, unique=True))
+    weights = data.draw(st.lists(st.floats(0.001, 1), min_size=len(classes), max_size=len(classes)))
+    floor = data.draw(st.sampled_from([0.02, 0.005, 0.1]))
+    probs = np.full((1, len(CLASS_NAMES)), 1e-4, np.float32)
+    probs[0, classes] += np.array(weights, np.float32)
+    probs /= probs.sum()
+    best = int(probs.argmax())
+    margin = np.sort(probs[0])[-1] - np.sort(probs[0])[-2]
+    if margin < 1e-4:
+        return  # a near tie is decided by rounding, not by the rule
+    changed = [int(weigh(probs, scores, floor).argmax()) != best for scores in _extreme_scores(probs)]
+    random_scores = data.draw(st.lists(st.floats(0, 1), min_size=len(READ_CLASSES), max_size=len(READ_CLASSES)))
+    changed.append(int(weigh(probs, np.array([random_scores], np.float32), floor).argmax()) != best)
+    if not could_change_best(probs, floor)[0]:
+        assert not any(changed)
+    else:
+        assert any(changed[:-1])
+
+
+def test_a_settled_tile_is_not_asked_when_only_decisive_readings_are():
+    probs = np.concatenate([probs_of(**{"W": 0.95, "S": 0.01}), probs_of(**{"W": 0.95, "S": 0.03})])
+    assert needs_reading(probs, CharacterSettings(gate=1.0)).tolist() == [True, True]
+    assert needs_reading(probs, CharacterSettings(gate=1.0, decisive_only=True)).tolist() == [False, True]
+
+
+@pytest.mark.parametrize("settings", [{"gate": 0}, {"gate": 1.5}, {"kind_mass": -0.1}, {"floor": 0},
+                                      {"decisive_only": 1}])
 def test_settings_are_validated(settings):
     with pytest.raises(ValueError, match="characters"):
         CharacterSettings(**settings)

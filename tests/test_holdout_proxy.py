@@ -45,3 +45,16 @@ def test_without_others_the_proxys_own_ensemble_stays(tmp_path: Path, exports) -
     assert exports == [("a.pt", "classifier", 64)]
     assert (out / "classifier_2" / "model.pt").read_text() == "classifier_2"
     assert json.loads((out / "meta.json").read_text())["classifier"]["ensemble"] == ["classifier_2"]
+
+
+def test_a_derived_model_replaces_only_the_named_classifier_and_changes_its_meta(tmp_path: Path, exports) -> None:
+    base = _proxy(tmp_path, ["classifier_2", "classifier_3"])
+    out = holdout_proxy.derived_model(base, tmp_path / "out", {"characters": {"gate": 0.97}},
+                                      {"classifier_2": Path("b.pt")}, drop=["classifier_3"])
+    assert exports == [("b.pt", "classifier_2", 64)]
+    assert (out / "classifier" / "model.pt").read_text() == "classifier"  # kept as it was
+    assert not (out / "classifier_2").exists()  # left for the export (stubbed here) to write
+    assert not (out / "classifier_3").exists()
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["characters"] == {"gate": 0.97} and meta["classifier"]["imgsz"] == 64
+    assert json.loads((base / "meta.json").read_text()) == {"classifier": {"imgsz": 64, "ensemble": ["classifier_2", "classifier_3"]}}

@@ -57,10 +57,15 @@ class CharacterSettings:
     # a character the recognizer does not see at all keeps this weight; 0.005 and 0.002 read two unseen sets of
     # three better and one worse, by about 2 % (benchmarks/results/character_floor.md)
     floor: float = 0.02
+    # ... and only when some reading could change its best class (`could_change_best`): the recognizer's time goes
+    # to the tiles where it can matter, so the gate can be high (benchmarks/results/character_gate.md)
+    decisive_only: bool = False
 
     def __post_init__(self) -> None:
         if not 0 < self.gate <= 1 or not 0 <= self.kind_mass <= 1 or not 0 < self.floor <= 1:
             raise ValueError(f"characters: gate in (0, 1], kind_mass in [0, 1], floor in (0, 1]; got {self}")
+        if not isinstance(self.decisive_only, bool):
+            raise ValueError(f"characters: decisive_only must be true or false, not {self.decisive_only!r}")
 
 
 def needs_reading(probs: np.ndarray, settings: CharacterSettings) -> np.ndarray:
@@ -68,7 +73,42 @@ def needs_reading(probs: np.ndarray, settings: CharacterSettings) -> np.ndarray:
     probs = np.asarray(probs, np.float32)
     if not len(probs):
         return np.zeros(0, bool)
-    return (probs.max(1) < settings.gate) & (probs[:, CHARACTER_CLASSES].sum(1) >= settings.kind_mass)
+    asked = (probs.max(1) < settings.gate) & (probs[:, CHARACTER_CLASSES].sum(1) >= settings.kind_mass)
+    if settings.decisive_only:
+        asked &= could_change_best(probs, settings.floor)
+    return asked
+
+
+def could_change_best(probs: np.ndarray, floor: float) -> np.ndarray:
+    """(N,) whether some scores in [0, 1] would make `weigh` give a tile of (N, 36) probabilities another best class.
+
+    `weigh` keeps the 16 read classes' total T and shares it by p * (floor + score). So the best class b can lose
+    only (a) to a read class c that scoring 1 against b's 0 lifts past it, p_c (1 + floor) > p_b floor, when b is read;
+    (b) to an unread class d once b's share is cut as far as it goes (b scores 0, every other read class 1); or
+    (c) when b is unread, to a read class given the largest share it can get (it scores 1, the others 0)."""
+    probs = np.asarray(probs, np.float64)
+    n = len(probs)
+    if not n:
+        return np.zeros(0, bool)
+    rows = np.arange(n)
+    best = probs.argmax(1)
+    p_best = probs[rows, best]
+    read = probs[:, READ_CLASSES]
+    total = read.sum(1)
+    is_read = np.isin(best, READ_CLASSES)
+    unread = probs.copy()
+    unread[:, READ_CLASSES] = 0
+    unread[rows, best] = 0
+    others_read = read.copy()
+    others_read[np.asarray(READ_CLASSES)[None, :] == best[:, None]] = 0
+    lifted = others_read.max(1) * (1 + floor) > p_best * floor  # (a)
+    cut = p_best * floor
+    lowest_best = np.divide(total * cut, cut + (total - p_best) * (1 + floor), out=np.zeros(n), where=cut > 0)
+    overtaken = unread.max(1) > lowest_best  # (b)
+    top = read * (1 + floor)
+    largest = np.divide(total[:, None] * top, top + (total[:, None] - read) * floor,
+                        out=np.zeros_like(read), where=top > 0).max(1)
+    return np.where(is_read, lifted | overtaken, largest > p_best)  # (c)
 
 
 def weigh(probs: np.ndarray, scores: np.ndarray, floor: float) -> np.ndarray:
