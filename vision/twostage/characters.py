@@ -11,7 +11,8 @@ recognizer has seen those characters in every typeface and handwriting, and no m
 The recognizer is PaddleOCR's PP-OCRv4 Chinese text-line model (Apache-2.0), as ONNX in a model directory's
 characters/ folder with its dictionary in the model's metadata (see that folder's NOTICE.md). It is consulted only on
 tiles the classifier is unsure of (best class under ``gate``) that are likely characters (at least ``kind_mass`` of
-their probability on the 15 character classes), so a familiar set costs nothing. Its score for each reading
+their probability on the 15 character classes), and with ``decisive_only`` only where some reading could change the
+best class, so a familiar set costs little. Its score for each reading
 re-weighs the classifier's probabilities among those 16 classes, and their total is kept: the recognizer decides
 which character (or 白) and moves no probability to or from the other classes.
 
@@ -57,8 +58,8 @@ class CharacterSettings:
     # a character the recognizer does not see at all keeps this weight; 0.005 and 0.002 read two unseen sets of
     # three better and one worse, by about 2 % (benchmarks/results/character_floor.md)
     floor: float = 0.02
-    # ... and only when some reading could change its best class (`could_change_best`): the recognizer's time goes
-    # to the tiles where it can matter, so the gate can be high (benchmarks/results/character_gate.md)
+    # true: asked only when some reading could change the tile's best class (`could_change_best`), so the
+    # recognizer's time goes where it can matter and the gate can be high (benchmarks/results/character_gate.md)
     decisive_only: bool = False
 
     def __post_init__(self) -> None:
@@ -101,14 +102,14 @@ def could_change_best(probs: np.ndarray, floor: float) -> np.ndarray:
     unread[rows, best] = 0
     others_read = read.copy()
     others_read[np.asarray(READ_CLASSES)[None, :] == best[:, None]] = 0
-    lifted = others_read.max(1) * (1 + floor) > p_best * floor  # (a)
+    lifted = others_read.max(1) * (1 + floor) >= p_best * floor  # (a); a tie counts as a change: asked
     cut = p_best * floor
     lowest_best = np.divide(total * cut, cut + (total - p_best) * (1 + floor), out=np.zeros(n), where=cut > 0)
-    overtaken = unread.max(1) > lowest_best  # (b)
+    overtaken = unread.max(1) >= lowest_best  # (b)
     top = read * (1 + floor)
     largest = np.divide(total[:, None] * top, top + (total[:, None] - read) * floor,
                         out=np.zeros_like(read), where=top > 0).max(1)
-    return np.where(is_read, lifted | overtaken, largest > p_best)  # (c)
+    return np.where(is_read, lifted | overtaken, largest >= p_best)  # (c)
 
 
 def weigh(probs: np.ndarray, scores: np.ndarray, floor: float) -> np.ndarray:
