@@ -1,7 +1,7 @@
 """Where the tile detector's boxes fall, and whether the crop classifier minds.
 
 The classifier learns from crops cut around labelled boxes, jittered (vision.twostage.crops.CropSettings.jitter: each
-side moved by up to 8 % of the box), and at inference reads crops cut around the tile detector's boxes. Per model
+side moved by up to that share of the box, 8 %), and at inference reads crops cut around the tile detector's boxes. Per model
 directory, on labelled photos:
 
 - how far each side of the detector's box lies from the label's (OpenVINO, with the detector in bf16 where the CPU
@@ -32,9 +32,11 @@ sys.path.insert(0, str(REPO))
 
 from mjsnap.paths import repo_relative  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
+from vision.twostage.crops import CropSettings, read_rgb  # noqa: E402
 
 PAIRED_IOU = 0.5
 SIDES = ("x1", "y1", "x2", "y2")
+JITTER = CropSettings().jitter  # how far training crops move each side
 
 
 def side_offsets(reference: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -56,7 +58,7 @@ def summarize(offsets: np.ndarray) -> dict:
         return {"boxes": 0}
     return {"boxes": len(offsets), "mean": float(size.mean()), "median": float(np.median(size)),
             "p90": float(np.quantile(size, 0.9)), "p99": float(np.quantile(size, 0.99)),
-            "over_jitter": float((size > 0.08).mean()),
+            "over_jitter": float((size > JITTER).mean()),
             "signed_mean": dict(zip(SIDES, (float(v) for v in offsets.mean(0)))),
             "width_change": float((offsets[:, 2] - offsets[:, 0]).mean()),
             "height_change": float((offsets[:, 3] - offsets[:, 1]).mean())}
@@ -64,7 +66,6 @@ def summarize(offsets: np.ndarray) -> dict:
 
 def measure(model: Path, images: list[ev.LabelledImage]) -> dict:
     from vision.detector import TileDetector
-    from vision.twostage.crops import read_rgb
 
     stages = {backend: TileDetector(model, backend=backend).stages for backend in ("openvino", "onnxruntime")}
     if stages["openvino"] is None:
@@ -96,8 +97,8 @@ def markdown(result: dict) -> str:
     lines = [f"# Where the tile detector's boxes fall ({result['date']})", "",
              f"`benchmarks/box_offsets.py` on the {result['split']} photos of `{result['data']}`, {result['machine']}. "
              "Offsets per side, as a share of the reference box's width or height, boxes paired at IoU over "
-             f"{PAIRED_IOU}; training crops jitter each side by up to 0.08.", "",
-             "| model | from -> to | boxes | mean | median | p90 | p99 | over 0.08 | mean x1 / y1 / x2 / y2 | width / height |",
+             f"{PAIRED_IOU}; training crops jitter each side by up to {JITTER:g}.", "",
+             f"| model | from -> to | boxes | mean | median | p90 | p99 | over {JITTER:g} | mean x1 / y1 / x2 / y2 | width / height |",
              "|---|---|---:|---:|---:|---:|---:|---:|---|---|"]
     names = {"label_to_openvino": "label -> OpenVINO (bf16 detector)", "label_to_onnxruntime": "label -> ONNX Runtime (f32)",
              "onnxruntime_to_openvino": "ONNX Runtime -> OpenVINO"}

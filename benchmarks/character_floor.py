@@ -70,7 +70,7 @@ def read(reading: Reading, value: float, proxy: Path, kept: Path, setting: str =
 
 
 def markdown(result: dict) -> str:
-    setting, values = result.get("setting", "floor"), result["values"]
+    setting, values = result["setting"], result["values"]
     changed = f" (meta.json changed first: `{json.dumps(result['proxy_settings'])}`)" if result.get("proxy_settings") else ""
     lines = [f"# {SETTINGS[setting][0].upper()}{SETTINGS[setting][1:]} on tile sets the classifier never saw "
              f"({result['date']})", "",

@@ -101,7 +101,7 @@ def could_change_best(probs: np.ndarray, floor: float) -> np.ndarray:
     unread[:, READ_CLASSES] = 0
     unread[rows, best] = 0
     others_read = read.copy()
-    others_read[np.asarray(READ_CLASSES)[None, :] == best[:, None]] = 0
+    others_read[READ_CLASSES[None, :] == best[:, None]] = 0
     lifted = others_read.max(1) * (1 + floor) >= p_best * floor  # (a); a tie counts as a change: asked
     cut = p_best * floor
     lowest_best = np.divide(total * cut, cut + (total - p_best) * (1 + floor), out=np.zeros(n), where=cut > 0)
