@@ -55,7 +55,8 @@ Only boxes whose detector confidence reaches `conf` are classified (at most MAX_
 With OpenVINO, detector.openvino_precision and classifier.openvino_precision (since 0.14.2: "bf16" and "f32"; "f32"
 when absent) name the precision each stage runs at on a CPU with AVX512-BF16 (others run f32). bf16 made the tile
 detector about 1.7x faster and found as many tiles; the classifiers stay f32 because in bf16 they misread more tiles
-of a set they never saw (OPENVINO_PRECISION below).
+of a set they never saw (OPENVINO_PRECISION below). The character recognizer's precision is
+characters.openvino_precision (vision.twostage.characters.CharacterSettings; "f32" when absent).
 """
 
 from __future__ import annotations
@@ -206,7 +207,8 @@ class TwoStageNetworks:
             except TypeError as exc:
                 raise ValueError(f"{model_dir}/meta.json: characters: {exc}") from None
             runtime = "openvino" if self.backend == "openvino" else "onnxruntime"
-            self.reader = CharacterReader(self.model_dir / "characters", runtime, _THREADS)
+            self.reader = CharacterReader(self.model_dir / "characters", runtime, _THREADS,
+                                          self.characters.openvino_precision)
 
     def _load(self, folder: str, precision: str):
         from vision.detector import _LOADERS, _openvino_network

@@ -61,12 +61,20 @@ class CharacterSettings:
     # true: asked only when some reading could change the tile's best class (`could_change_best`), so the
     # recognizer's time goes where it can matter and the gate can be high (benchmarks/results/character_gate.md)
     decisive_only: bool = False
+    # OpenVINO on a CPU with AVX512-BF16: "bf16" reads a line in about 0.6 of f32's time (benchmarks/results/
+    # recognizer_precision.md); other CPUs and ONNX Runtime run f32
+    openvino_precision: str = "f32"
 
     def __post_init__(self) -> None:
         if not 0 < self.gate <= 1 or not 0 <= self.kind_mass <= 1 or not 0 < self.floor <= 1:
             raise ValueError(f"characters: gate in (0, 1], kind_mass in [0, 1], floor in (0, 1]; got {self}")
         if not isinstance(self.decisive_only, bool):
             raise ValueError(f"characters: decisive_only must be true or false, not {self.decisive_only!r}")
+        from vision.detector import OPENVINO_PRECISIONS  # vision.detector imports this module
+
+        if self.openvino_precision not in OPENVINO_PRECISIONS:
+            raise ValueError(f"characters: openvino_precision must be one of {', '.join(OPENVINO_PRECISIONS)}, "
+                             f"not {self.openvino_precision!r}")
 
 
 def needs_reading(probs: np.ndarray, settings: CharacterSettings) -> np.ndarray:
@@ -136,8 +144,8 @@ def views(crop: np.ndarray) -> list[np.ndarray]:
     return lines
 
 
-def _onnxruntime(path: Path, threads: int):
-    """ONNX Runtime: the function that runs a batch of lines, and the model's dictionary."""
+def _onnxruntime(path: Path, threads: int, precision: str = "f32"):
+    """ONNX Runtime (f32 whatever is asked): the function that runs a batch of lines, and the model's dictionary."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
@@ -148,17 +156,20 @@ def _onnxruntime(path: Path, threads: int):
     return (lambda tensor: session.run(None, {name: tensor})[0]), dictionary
 
 
-def _openvino(path: Path, threads: int):
-    """OpenVINO (0.8 ms a line against ONNX Runtime's 1.3, session 11, 2 cores): the same, from one read of the file."""
+def _openvino(path: Path, threads: int, precision: str = "f32"):
+    """OpenVINO (0.8 ms a line against ONNX Runtime's 1.3, session 11, 2 cores): the same, from one read of the file.
+    bf16 only where the CPU has it (else f32), as vision.detector's networks."""
     import openvino as ov
 
     core = ov.Core()
+    if precision == "bf16" and "BF16" not in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
+        precision = "f32"
     model = core.read_model(str(path))
     key = ["framework", "character"]  # ONNX metadata lands in the model's runtime info
     dictionary = model.get_rt_info(key).astype(str) if model.has_rt_info(key) else None
     model.reshape({model.inputs[0]: ov.PartialShape([-1, 3, INPUT_HEIGHT, INPUT_WIDTH])})
     compiled = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": threads,
-                                                 "INFERENCE_PRECISION_HINT": "f32"})
+                                                 "INFERENCE_PRECISION_HINT": precision})
     request, output = compiled.create_infer_request(), compiled.output(0)
     return (lambda tensor: request.infer({0: tensor})[output]), dictionary
 
@@ -169,14 +180,19 @@ RUNTIMES = {"openvino": _openvino, "onnxruntime": _onnxruntime}
 class CharacterReader:
     """The recognizer of a model directory's characters/ folder; ``scores`` of square crops for the 16 READINGS."""
 
-    def __init__(self, folder: Path, backend: str = "openvino", threads: int | None = None) -> None:
+    def __init__(self, folder: Path, backend: str = "openvino", threads: int | None = None,
+                 precision: str = "f32") -> None:
         path = Path(folder) / FILE
         if not path.is_file():
             raise FileNotFoundError(f"{path}: the character recognizer is missing")
         if backend not in RUNTIMES:
             raise ValueError(f"character recognizer backend {backend!r} is not one of {', '.join(RUNTIMES)}")
+        from vision.detector import OPENVINO_PRECISIONS
+
+        if precision not in OPENVINO_PRECISIONS:
+            raise ValueError(f"character recognizer precision {precision!r} is not one of {', '.join(OPENVINO_PRECISIONS)}")
         self.backend = backend
-        self._run, dictionary = RUNTIMES[backend](path, threads or os.cpu_count() or 1)
+        self._run, dictionary = RUNTIMES[backend](path, threads or os.cpu_count() or 1, precision)
         if not dictionary:
             raise ValueError(f"{path}: no 'character' dictionary in the model's metadata (a PP-OCR rec export has one)")
         index = {char: i + 1 for i, char in enumerate(dictionary.splitlines())}  # 0 is CTC's blank
