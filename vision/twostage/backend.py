@@ -54,9 +54,11 @@ Only boxes whose detector confidence reaches `conf` are classified (at most MAX_
 
 With OpenVINO, detector.openvino_precision and classifier.openvino_precision (since 0.14.2: "bf16" and "f32"; "f32"
 when absent) name the precision each stage runs at on a CPU with AVX512-BF16 (others run f32). bf16 made the tile
-detector about 1.7x faster and found as many tiles; the classifiers stay f32 because in bf16 they misread more tiles
-of a set they never saw (OPENVINO_PRECISION below). The character recognizer's precision is
-characters.openvino_precision (vision.twostage.characters.CharacterSettings; "f32" when absent).
+detector about 1.7x faster and found as many tiles. 64 px classifiers misread more tiles of a set they never saw in
+bf16 (3.6 % more on the hold-out proxy, session 19), so `train-two-stage export` writes f32 for them
+(OPENVINO_PRECISION); 0.18.3's 96 px classifiers read it alike in bf16 (0.16 % more, session 29) and run so. The
+character recognizer's precision is characters.openvino_precision (vision.twostage.characters.CharacterSettings; "f32"
+when absent).
 """
 
 from __future__ import annotations
@@ -87,8 +89,9 @@ EXTRA_LOOKS = {"below": 0.9, "margins": [0.0, 0.12]}
 ENSEMBLE_BELOW = 0.9
 # ... and since 0.14.2 OpenVINO's precision per stage: bf16 runs the tile detector about 1.7x faster on a CPU with
 # AVX512-BF16 and it found as many tiles (cmd val, generated photos, the hold-out proxy); the classifiers in bf16
-# misread more tiles of a set they never saw (hold-out proxy 807 errors against 787), so they stay f32
-# (benchmarks/results/candidate_0.14.2/)
+# misread more tiles of a set they never saw (64 px, hold-out proxy 807 errors against 787), so an export writes f32
+# (benchmarks/results/candidate_0.14.2/); 0.18.3's 96 px classifiers read alike in bf16 and its meta names it
+# (benchmarks/results/candidate_0.18.3/)
 OPENVINO_PRECISION = {"detector": "bf16", "classifier": "f32"}
 
 
