@@ -277,18 +277,23 @@ def test_reader_refuses_an_unknown_precision():
         CharacterReader(SHIPPED / "characters", "openvino", precision="fp16")
 
 
+def shipped_with_characters(folder, entry):
+    """The shipped model's networks linked into `folder`, with meta "characters" set to `entry`."""
+    meta = json.loads((SHIPPED / "meta.json").read_text(encoding="utf-8"))
+    for part in ("detector", "classifier", "characters", *meta["classifier"].get("ensemble", [])):
+        if not (folder / part).exists():
+            (folder / part).symlink_to((SHIPPED / part).resolve())
+    (folder / "meta.json").write_text(json.dumps(meta | {"characters": entry}), encoding="utf-8")
+
+
 @needs_recognizer
 def test_meta_names_the_recognizers_precision(tmp_path):
     from vision.detector import TileDetector
 
-    meta = json.loads((SHIPPED / "meta.json").read_text(encoding="utf-8"))
-    for part in ("detector", "classifier", "characters", *meta["classifier"].get("ensemble", [])):
-        (tmp_path / part).symlink_to((SHIPPED / part).resolve())
-    meta["characters"] = {**meta["characters"], "openvino_precision": "bf16"}
-    (tmp_path / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    shipped = json.loads((SHIPPED / "meta.json").read_text(encoding="utf-8"))["characters"]
+    shipped_with_characters(tmp_path, {**shipped, "openvino_precision": "bf16"})
     assert TileDetector(tmp_path, backend="openvino").stages.characters.openvino_precision == "bf16"
-    meta["characters"]["openvino_precision"] = "int8"
-    (tmp_path / "meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    shipped_with_characters(tmp_path, {**shipped, "openvino_precision": "int8"})
     with pytest.raises(ValueError, match="openvino_precision"):
         TileDetector(tmp_path)
 
@@ -330,10 +335,7 @@ def test_boxes_no_reading_can_keep_are_not_read():
 def test_a_bad_characters_entry_in_meta_is_refused(tmp_path, entry, message):
     from vision.detector import TileDetector
 
-    meta = json.loads((SHIPPED / "meta.json").read_text(encoding="utf-8"))
-    for part in ("detector", "classifier", "characters", *meta["classifier"].get("ensemble", [])):
-        (tmp_path / part).symlink_to((SHIPPED / part).resolve())
-    (tmp_path / "meta.json").write_text(json.dumps(meta | {"characters": entry}), encoding="utf-8")
+    shipped_with_characters(tmp_path, entry)
     with pytest.raises(ValueError, match=message):
         TileDetector(tmp_path)
     if isinstance(entry, dict):  # switched off, the settings are never read

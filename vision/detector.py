@@ -111,22 +111,29 @@ def decode(
 OPENVINO_PRECISIONS = ("f32", "bf16")
 
 
+def openvino_config(core, precision: str, threads: int) -> dict[str, object]:
+    """OpenVINO CPU settings for one network (every network mjsnap runs: tile detector, classifiers, text recognizer):
+    latency first, on `threads` threads, at `precision`.
+
+    f32 unless asked: on CPUs with AVX512-BF16 OpenVINO defaults to bf16, about twice as fast, but it shifted class
+    scores by up to 0.03 on the shipped model (and boxes by tens of pixels on a random test model); f32 keeps
+    OpenVINO in agreement with ONNX Runtime and PyTorch. A model whose meta asks for bf16 for a network was measured
+    with it; a CPU without bf16 runs that network in f32."""
+    if precision not in OPENVINO_PRECISIONS:
+        raise ValueError(f"unknown OpenVINO precision {precision!r}; expected one of {OPENVINO_PRECISIONS}")
+    if precision == "bf16" and "BF16" not in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
+        precision = "f32"
+    return {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": threads, "INFERENCE_PRECISION_HINT": precision}
+
+
 def _openvino_network(model_dir: Path, precision: str = "f32") -> Network:
     import openvino as ov
 
-    if precision not in OPENVINO_PRECISIONS:
-        raise ValueError(f"unknown OpenVINO precision {precision!r}; expected one of {OPENVINO_PRECISIONS}")
+    core = ov.Core()
+    config = openvino_config(core, precision, _THREADS)
     xml_files = sorted((model_dir / "model_openvino").glob("*.xml"))
     if not xml_files:
         raise ModelNotFoundError(f"{model_dir / 'model_openvino'}: no OpenVINO model (*.xml) found")
-    # f32 unless asked: on CPUs with AVX512-BF16 OpenVINO defaults to bf16, about twice as fast, but it shifted class
-    # scores by up to 0.03 on the shipped model (and boxes by tens of pixels on a random test model); f32 keeps
-    # OpenVINO in agreement with ONNX Runtime and PyTorch. A model whose meta asks for bf16 for a network was measured
-    # with it (a CPU without bf16 runs that network in f32).
-    core = ov.Core()
-    if precision == "bf16" and "BF16" not in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
-        precision = "f32"
-    config = {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": _THREADS, "INFERENCE_PRECISION_HINT": precision}
     model = core.read_model(xml_files[0])
     exported = model.inputs[0].partial_shape
     if exported.rank.is_static and exported[0].is_static and exported[0].get_length() > 1:

@@ -161,15 +161,14 @@ def _openvino(path: Path, threads: int, precision: str = "f32"):
     bf16 only where the CPU has it (else f32), as vision.detector's networks."""
     import openvino as ov
 
+    from vision.detector import openvino_config  # vision.detector imports this module
+
     core = ov.Core()
-    if precision == "bf16" and "BF16" not in core.get_property("CPU", "OPTIMIZATION_CAPABILITIES"):
-        precision = "f32"
     model = core.read_model(str(path))
     key = ["framework", "character"]  # ONNX metadata lands in the model's runtime info
     dictionary = model.get_rt_info(key).astype(str) if model.has_rt_info(key) else None
     model.reshape({model.inputs[0]: ov.PartialShape([-1, 3, INPUT_HEIGHT, INPUT_WIDTH])})
-    compiled = core.compile_model(model, "CPU", {"PERFORMANCE_HINT": "LATENCY", "INFERENCE_NUM_THREADS": threads,
-                                                 "INFERENCE_PRECISION_HINT": precision})
+    compiled = core.compile_model(model, "CPU", openvino_config(core, precision, threads))
     request, output = compiled.create_infer_request(), compiled.output(0)
     return (lambda tensor: request.infer({0: tensor})[output]), dictionary
 
