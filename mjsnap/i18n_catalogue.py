@@ -161,6 +161,7 @@ CODES: dict[str, Pair] = {
     "labelled_twice": ("同一张照片在训练集和验证集里都有标注：请先修复", "a photo is labelled in both train and val: "
                        "run repair"),
     "label_without_image": ("有标注没有对应的照片", "a label has no image"),
+    "not_a_dataset": ("这不是数据集文件夹（没有 data.yaml）", "the folder is not a dataset (no data.yaml)"),
     "label_file_error": ("标注文件读写失败（权限、磁盘空间或文件损坏）", "a label file could not be read or written"),
     # the scorer's warnings: accepted, but worth a look
     "chow_in_108": ("108 张玩法不能吃，这手牌有吃（照算）", "an exposed chow in the 108-tile game, where 吃 is not "

@@ -85,6 +85,10 @@ class Meld:
 
     @classmethod
     def parse(cls, type: str, tiles: str | list[int], from_seat: int | None = None) -> Meld:
+        if from_seat is not None and (isinstance(from_seat, bool) or not isinstance(from_seat, int)):
+            raise HandError(f"meld {tiles!r}: 'from' is {from_seat!r}, not a seat 0-3", "bad_seat")
+        if not isinstance(tiles, (str, list, tuple)):
+            raise HandError(f"meld tiles {tiles!r}: write them as notation, e.g. \"555p\"", "invalid_tiles")
         try:
             kinds = parse_tiles(tiles) if isinstance(tiles, str) else list(tiles)
             meld_type = MeldType(type)
@@ -129,7 +133,14 @@ class Context:
     missing_suit: str | None = None  # Weinan 定缺: 'm', 'p' or 's'
 
     def __post_init__(self) -> None:
+        self._check_types()
         object.__setattr__(self, "bets", tuple(self.bets))
+        if self.robbing_kong and self.self_draw:
+            raise HandError("robbing a kong (抢杠) is a win on another player's kong, not self-drawn", "bad_context")
+        if self.after_kong_discard and self.self_draw:
+            raise HandError("杠后点胡 (after_kong_discard) is a win on a discard, not self-drawn", "bad_context")
+        if self.kong_replacement and self.discarder is not None and not self.robbing_kong:
+            raise HandError("a kong-replacement win (杠上花) is self-drawn: it has no discarder", "bad_context")
         if self.self_draw is None:
             claimed = self.discarder is not None or self.earthly or self.robbing_kong
             object.__setattr__(self, "self_draw", not claimed)
@@ -139,9 +150,6 @@ class Context:
                 raise HandError(f"{name} seat {seat!r} is out of range 0-3", "bad_seat")
         if len(self.bets) != N_SEATS:
             raise HandError(f"bets need one value per seat (4), got {len(self.bets)}", "bad_bets")
-        for seat, bet in enumerate(self.bets):
-            if not isinstance(bet, int) or bet < 0:
-                raise HandError(f"bet of seat {seat} is {bet!r}: bets are whole numbers from 0", "bad_bets")
         if self.missing_suit is not None and self.missing_suit not in ("m", "p", "s"):
             raise HandError(f"missing suit {self.missing_suit!r}: use m, p or s", "bad_context")
         # A self-drawn win (天胡 included) has no discarder; otherwise name who fed the tile.
@@ -152,14 +160,36 @@ class Context:
         else:
             if self.discarder is None and self.earthly:
                 object.__setattr__(self, "discarder", self.dealer)
+            if self.discarder is None and self.robbing_kong:
+                raise HandError("robbing a kong needs the seat whose kong was robbed (discarder)", "bad_context")
             if self.discarder is None:
                 raise HandError(
                     "a win on a discard needs the discarder's seat (or mark it self-drawn)", "bad_context"
                 )
             if not 0 <= self.discarder < N_SEATS:
                 raise HandError(f"discarder seat {self.discarder} is out of range 0-3", "bad_seat")
+            if self.discarder == self.winner and self.earthly:
+                raise HandError("地胡 (earthly) is a win on the dealer's first discard: the winner cannot be the "
+                                "dealer", "bad_seat")
             if self.discarder == self.winner:
                 raise HandError("the discarder cannot be the winner", "bad_seat")
+
+    def _check_types(self) -> None:
+        """JSON input can carry any type: a seat must be a whole number and a flag true or false (not "no")."""
+        for name in ("winner", "dealer", "discarder"):
+            seat = getattr(self, name)
+            if not (seat is None and name == "discarder") and (isinstance(seat, bool) or not isinstance(seat, int)):
+                raise HandError(f"{name} seat {seat!r} is not a whole number 0-3", "bad_seat")
+        for name in ("self_draw", "kong_replacement", "last_tile", "heavenly", "earthly", "robbing_kong",
+                     "after_kong_discard"):
+            flag = getattr(self, name)
+            if not isinstance(flag, bool) and not (flag is None and name == "self_draw"):
+                raise HandError(f"{name} is {flag!r}: use true or false", "bad_context")
+        if isinstance(self.bets, (str, bytes)) or not hasattr(self.bets, "__iter__"):
+            raise HandError(f"bets {self.bets!r}: give one whole number per seat (4)", "bad_bets")
+        for seat, bet in enumerate(self.bets):
+            if isinstance(bet, bool) or not isinstance(bet, int) or bet < 0:
+                raise HandError(f"bet of seat {seat} is {bet!r}: bets are whole numbers from 0", "bad_bets")
 
     @property
     def is_self_draw(self) -> bool:
@@ -237,6 +267,17 @@ class Hand:
         context: dict[str, Any] | Context | None = None,
     ) -> Hand:
         """Build from notation; all errors become HandError with the tile problem spelled out."""
+        if not isinstance(concealed, str):
+            raise HandError(f"hand {concealed!r}: write the tiles as notation, e.g. \"123m456p...\"", "invalid_tiles")
+        if win_tile is not None and not isinstance(win_tile, str):
+            raise HandError(f"winning tile {win_tile!r}: write it as notation, e.g. \"5p\"", "invalid_tiles")
+        if melds is not None and not isinstance(melds, (list, tuple)):
+            raise HandError(f"melds {melds!r}: give a list of meld objects", "bad_meld")
+        for number, meld in enumerate(melds or [], start=1):
+            if not isinstance(meld, dict) or "type" not in meld or "tiles" not in meld:
+                raise HandError(f"meld {number} ({meld!r}) needs a 'type' and 'tiles'", "bad_meld")
+        if context is not None and not isinstance(context, (dict, Context)):
+            raise HandError(f"context {context!r}: give an object of context fields", "bad_context")
         try:
             tiles = parse_tiles(concealed, check_copies=False)
             win = kind_of(win_tile) if win_tile else None

@@ -86,3 +86,21 @@ def test_label_split_cli(tmp_path):
     assert result.exit_code == 0, result.output
     assert "6 photos in 6 sessions" in result.output and "would move 2" in result.output
     assert len(list((root / "labels" / "train").glob("*.txt"))) == 6
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_label_split_refuses_a_folder_that_is_no_dataset_and_creates_nothing(tmp_path, dry_run):
+    from mjsnap.cli import app
+
+    typo = tmp_path / "datset"
+    result = runner.invoke(app, ["label", "split", str(typo)] + ["--dry-run"] * dry_run)
+    assert result.exit_code == 2 and "is not a dataset folder (no data.yaml)" in result.output
+    assert not typo.exists()
+
+
+def test_label_import_from_a_missing_export_creates_no_dataset(tmp_path):
+    from mjsnap.cli import app
+
+    result = runner.invoke(app, ["label", "import", str(tmp_path / "nosuch.zip"), "--to", str(tmp_path / "ds")])
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert not (tmp_path / "ds").exists()

@@ -86,6 +86,20 @@ def test_meld_kind_out_of_range() -> None:
         ({"self_draw": True, "bets": [0, -1, 0, 0]}, "bad_bets", "bet of seat 1"),
         ({"self_draw": True, "missing_suit": "z"}, "bad_context", "missing suit"),
         ({"self_draw": True, "colour": "red"}, "bad_context", "unknown context field"),
+        # contradictions are named as what they are, not as a missing or extra discarder
+        ({"robbing_kong": True, "self_draw": True, "discarder": 2}, "bad_context", "not self-drawn"),
+        ({"robbing_kong": True}, "bad_context", "the seat whose kong was robbed"),
+        ({"after_kong_discard": True, "self_draw": True}, "bad_context", "杠后点胡"),
+        ({"kong_replacement": True, "discarder": 2}, "bad_context", "杠上花) is self-drawn"),
+        ({"earthly": True, "winner": 0, "dealer": 0}, "bad_seat", "winner cannot be the dealer"),
+        # JSON types: a seat is a whole number, a flag true or false
+        ({"winner": True, "self_draw": True}, "bad_seat", "winner seat True"),
+        ({"discarder": "2"}, "bad_seat", "discarder seat '2'"),
+        ({"winner": 1.0, "self_draw": True}, "bad_seat", "winner seat 1.0"),
+        ({"self_draw": "no"}, "bad_context", "self_draw is 'no'"),
+        ({"self_draw": True, "last_tile": 1}, "bad_context", "last_tile is 1"),
+        ({"self_draw": True, "bets": [0, 0, 0, False]}, "bad_bets", "bet of seat 3"),
+        ({"self_draw": True, "bets": 4}, "bad_bets", "one whole number per seat"),
     ],
 )
 def test_bad_context(context: dict[str, Any], code: str, fragment: str) -> None:

@@ -300,3 +300,17 @@ def test_two_stage_versions_are_kept_and_restored_whole(tmp_path):
     assert registry.rollback(models).id == "ts1"
     assert (models / "current" / "classifier" / "model_openvino" / "model.bin").read_bytes() == b"cls-1-openvino"
     assert (models / "versions" / "ts2" / "detector" / "model.pt").read_bytes() == b"det-1"
+
+
+@pytest.mark.parametrize("via_eval", [False, True])
+def test_compare_with_a_folder_that_is_no_model_is_a_usage_error(tmp_path, via_eval):
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    (tmp_path / "empty").mkdir()
+    args = (["eval", "--model", str(tmp_path / "empty"), "--against", str(tmp_path / "empty")] if via_eval
+            else ["compare", "--candidate", str(tmp_path / "empty")])
+    result = CliRunner().invoke(app, [*args, "--data", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert "not a model directory" in result.output and "Traceback" not in result.output

@@ -90,7 +90,7 @@ def test_json_in_file_prints_one_line_per_case(tmp_path: Path, wrap):
     path.write_text(json.dumps(wrap(OWN_CASES), ensure_ascii=False), encoding="utf-8")
     result = run("--json-in", str(path))
     assert result.exit_code == 0, result.output
-    lines = [json.loads(line) for line in result.output.splitlines()]
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [line["id"] for line in lines] == ["own-wn", "own-bad"]
     assert lines[0]["valid"] and lines[0]["items"] == [["大对子", 2]] and lines[0]["deltas"] == [0, 2, -2, 0]
     assert not lines[1]["valid"] and lines[1]["reason"] == "not_a_winning_shape" and lines[1]["error"]
@@ -110,7 +110,7 @@ def test_json_in_golden_file(shared: Path):
     golden = json.loads((shared / "rules" / "golden.json").read_text(encoding="utf-8"))
     result = run("--json-in", str(shared / "rules" / "golden.json"))
     assert result.exit_code == 0
-    lines = {line["id"]: line for line in map(json.loads, result.output.splitlines())}
+    lines = {line["id"]: line for line in map(json.loads, result.stdout.splitlines())}
     for case in golden["cases"]:
         expected, got = case["expected"], lines[case["id"]]
         assert got["valid"] == expected["valid"]
@@ -174,3 +174,80 @@ def test_model_option_picks_the_model_directory(tmp_path: Path, monkeypatch):
     monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(score_photo=score_photo))
     assert run(str(photo), "--model", "my_models/club").exit_code == 0
     assert seen["model_dir"] == Path("my_models/club") and isinstance(seen["detector"], FakeDetector)
+
+
+def test_the_documented_case_scores_as_documented():
+    text = (Path(__file__).resolve().parents[1] / "docs" / "score-json.md").read_text(encoding="utf-8")
+    case_text, output_text = [block.split("```", 1)[0] for block in text.split("```json\n")[1:3]]
+    result = run("--json-in", "-", stdin=case_text)
+    assert result.exit_code == 0, result.output
+    got, documented = json.loads(result.stdout), json.loads(output_text)
+    assert {key: got[key] for key in documented} == documented
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["123m456m789m234s5s", "--win", ""], "--win is required"),
+        (["photo.jpg", "--rules", "xian"], "photo.jpg: no such file"),
+        (["photos/hand", "--win", "5p"], "no such file"),
+        (["--json-in", "-", "--rules", "xian", "--winner", "2"], "--rules, --winner: not used with --json-in"),
+    ],
+)
+def test_more_bad_input_exits_2_with_the_reason(args, message):
+    result = run(*args, stdin="[]")
+    assert (result.exit_code, "Traceback" in result.output) == (2, False)
+    assert message in result.output
+
+
+def test_json_in_that_is_not_utf8_is_refused(tmp_path: Path):
+    path = tmp_path / "cases.json"
+    path.write_bytes(b"\xff\xfe{}")
+    result = run("--json-in", str(path))
+    assert result.exit_code == 2 and "is not UTF-8 text" in result.output
+
+
+def test_json_with_bad_notation_prints_the_input_error_object():
+    result = run("12x", "--win", "5m", "--json")
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["reason"] == "invalid_tiles"
+
+
+WN = {"ruleset": "weinan", "hand": "111m555m999s22s33s", "win_tile": "3s"}
+
+
+@pytest.mark.parametrize(
+    ("case", "reason", "message"),
+    [
+        ({}, "bad_case", "missing 'ruleset'"),
+        ({"ruleset": "xian", "hand": 123}, "invalid_tiles", "hand 123"),
+        ({**WN, "win_tile": 5}, "invalid_tiles", "winning tile 5"),
+        ({**WN, "context": {"winner": 1, "discarder": "2"}}, "bad_seat", "discarder seat '2'"),
+        ({**WN, "context": {"winner": True, "discarder": 2}}, "bad_seat", "winner seat True"),
+        ({**WN, "context": {"winner": 1, "self_draw": "no"}}, "bad_context", "self_draw is 'no'"),
+        ({**WN, "context": {"winner": 1, "discarder": 2, "bets": [1, 1, 1, True]}}, "bad_bets", "seat 3 is True"),
+        ({**WN, "context": {"winner": 1, "discarder": 2, "bets": "1111"}}, "bad_bets", "one whole number per seat"),
+        ({**WN, "context": [1]}, "bad_context", "an object of context fields"),
+        ({**WN, "hand": "111m555m22s33s", "melds": [{"tiles": "999s"}]}, "bad_meld", "needs a 'type' and 'tiles'"),
+        ({**WN, "hand": "111m555m22s33s", "melds": {"type": "pung"}}, "bad_meld", "a list of meld objects"),
+        ({**WN, "hand": "111m555m22s33s", "melds": [{"type": "pung", "tiles": "999s", "from": "2"}]}, "bad_seat",
+         "'from' is '2'"),
+    ],
+)
+def test_json_in_names_the_wrong_field(case, reason, message):
+    result = run("--json-in", "-", stdin=json.dumps([case, {**WN, "id": "fine", "context": {"winner": 1, "discarder": 2,
+                                                                                          "missing_suit": "p"}}]))
+    assert result.exit_code == 0, result.output
+    bad, fine = map(json.loads, result.stdout.splitlines())
+    assert (bad["valid"], bad["reason"], bad["shapes"]) == (False, reason, [])
+    assert message in bad["error"]
+    assert fine["valid"] and fine["items"] == [["大对子", 2]]
+    assert "1 of 2 cases are not valid input: #1" in result.stderr
+
+
+def test_xian_breakdown_says_its_rows_are_successive_bases():
+    result = run("13m77s", "--win", "2m", "--rules", "xian", "--winner", "2", "--discarder", "0", "--meld",
+                 "pung:555p@1", "--meld", "chow:234s@1", "--meld", "pung:999m@3", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    assert "closed wait" in result.output and "win base per payer" in result.output
+    assert "each row" in result.output

@@ -333,6 +333,9 @@ def candidate_model_dir(candidate: Path, out: Path) -> Path:
     """A model directory for ``candidate``: itself when it is one, else the exported training checkpoint."""
     candidate = Path(candidate)
     if candidate.is_dir():
+        if not (candidate / "meta.json").is_file():
+            raise RegistryError(f"{candidate} is a folder without meta.json: not a model directory (a training "
+                                "checkpoint is RUN/weights/best.pt)")
         read_meta(candidate)
         return candidate
     if candidate.suffix != ".pt" or not candidate.is_file():

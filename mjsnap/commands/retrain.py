@@ -107,11 +107,17 @@ def run_comparison(candidate: Path, data: Path, current: Path | None, *, split: 
     from mjsnap.paths import MODELS_DIR
     from vision.compare import compare_models
     from vision.compare import plot as draw
-    from vision.registry import candidate_model_dir
+    from vision.detector import ModelNotFoundError
+    from vision.registry import RegistryError, candidate_model_dir
 
     with tempfile.TemporaryDirectory(prefix="mjsnap-candidate-") as tmp:
-        candidate_dir = candidate_model_dir(candidate, Path(tmp) / "candidate")
-        comparison = compare_models(current or MODELS_DIR / "current", candidate_dir, data, split, conf, backend, limit)
+        try:
+            candidate_dir = candidate_model_dir(candidate, Path(tmp) / "candidate")
+            comparison = compare_models(current or MODELS_DIR / "current", candidate_dir, data, split, conf, backend,
+                                        limit)
+        except (RegistryError, ModelNotFoundError, ValueError, FileNotFoundError) as exc:  # as promote reports them
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(2) from None
     _print_comparison(comparison)
     if plot is not None:
         typer.echo(f"plot: {draw(comparison, plot)}")

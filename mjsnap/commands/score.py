@@ -21,9 +21,18 @@ import typer
 from mjsnap.commands import context_options as co
 
 RULES_HELP = "shaanxi | shaanxi108 | xian | weinan | guiyang (partial)"
+PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".bmp", ".tif", ".tiff", ".gif", ".avif"}
+# what a case of --json-in gives itself; the same options on the command line would be silently unused
+CASE_FIELDS = ("rules", "win", "meld", "self_draw", "winner", "dealer", "discarder", "bets", "kong_replacement",
+               "last_tile", "heavenly", "earthly", "robbing_kong", "after_kong_discard", "missing_suit", "lang",
+               "model")
+# scoring.hand.HandError codes: the case itself is wrong, not the hand's luck (docs/score-json.md)
+INPUT_ERRORS = {"invalid_tiles", "wrong_tile_count", "bad_meld", "bad_seat", "bad_bets", "bad_context", "bad_case",
+                "missing_win_tile", "unknown_ruleset", "invalid_hand"}
 
 
 def score(
+    ctx: typer.Context,
     hand: str = typer.Argument(None, help="concealed tiles before the winning tile (123m456p..), or a photo path"),
     rules: str = typer.Option("shaanxi", "--rules", "-r", help=RULES_HELP),
     win: str = typer.Option(None, "--win", "-w", help="the winning tile, e.g. 5p"),
@@ -58,6 +67,10 @@ def score(
     if json_in is not None:
         if hand is not None:
             _fail("give either a hand or --json-in, not both")
+        ignored = [name for name in CASE_FIELDS if _given(ctx, name)]
+        if ignored:
+            flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
+            _fail(f"{flags}: not used with --json-in, where each case gives its own rule set, hand and context")
         _score_json_in(json_in, options)
         return
     if hand is None:
@@ -74,17 +87,23 @@ def score(
     if Path(hand).is_file():
         _score_photo(Path(hand), rules, options, context, model)
         return
+    if Path(hand).suffix.lower() in PHOTO_SUFFIXES or "/" in hand or "\\" in hand:
+        _fail(f"{hand}: no such file (a photo path), and not hand notation either")
     if model is not None:
         _fail("--model is for scoring a photo; the hand given is notation (or no such file)")
     from scoring.hand import HandError
     from scoring.scorer import parse_hand
     from scoring.scorer import score as score_hand
 
-    if win is None:
+    if win is None or not win.strip():
         _fail("--win is required: the tile that completes the hand (e.g. --win 5p)")
     try:
         parsed = parse_hand(hand, win, [_parse_meld(text) for text in meld or []], context)
     except HandError as exc:
+        if as_json:  # the same object --json-in prints for a bad case, then the usage exit
+            from scoring.scorer import invalid_input
+
+            typer.echo(json.dumps(invalid_input(rules, exc).to_json(), ensure_ascii=False))
         _fail(f"bad hand: {exc}")
     result = score_hand(parsed, rules, options)
     if as_json:
@@ -102,10 +121,12 @@ COMPONENT_NAMES = {
 LABELS = {
     "zh": {"hand": "手牌", "shapes": "牌型", "scored": "计分牌型", "item": "项目", "value": "分值", "why": "说明",
            "seat": "座位", "total": "合计", "winner": "胡", "dealer": "庄", "not_win": "不能胡",
-           "decisions": "规则选择", "warnings": "注意"},
+           "decisions": "规则选择", "warnings": "注意", "base": "每家胡牌基数",
+           "base_why": "每一行取代上一行的基数，不相加；下注和杠另计"},
     "en": {"hand": "hand", "shapes": "shapes", "scored": "scored as", "item": "item", "value": "value",
            "why": "reason", "seat": "seat", "total": "total", "winner": "winner", "dealer": "dealer",
-           "not_win": "no win", "decisions": "rule switches", "warnings": "warnings"},
+           "not_win": "no win", "decisions": "rule switches", "warnings": "warnings", "base": "win base per payer",
+           "base_why": "each row replaces the base above it (they do not add up); bets and kongs come on top"},
 }
 
 
@@ -131,6 +152,8 @@ def _print_breakdown(result, hand, lang: str) -> None:
             items.add_row(item.zh if lang == "zh" else item.en, str(item.value), item.reason)
         if result.fan is not None:
             items.add_row(words["total"], str(result.fan), "")
+        if getattr(result, "per_payer_win_base", None) is not None:  # Xi'an's rows are successive bases, not addends
+            items.add_row(words["base"], str(result.per_payer_win_base), words["base_why"])
         console.print(items)
     if not result.valid:
         console.print(f"[red]{words['not_win']}[/red]: {result.error} ({result.reason})")
@@ -163,6 +186,8 @@ def _score_json_in(source: str, options) -> None:
         text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
     except OSError as exc:
         _fail(f"cannot read {source}: {exc.strerror or exc}")
+    except UnicodeDecodeError:
+        _fail(f"{source} is not UTF-8 text (JSON cases are UTF-8)")
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
@@ -170,8 +195,15 @@ def _score_json_in(source: str, options) -> None:
     if isinstance(data, dict) and "cases" in data:
         data = data["cases"]
     cases = data if isinstance(data, list) else [data]
-    for case in cases:
-        typer.echo(json.dumps(score_case(case, options).to_json(), ensure_ascii=False))
+    refused = []
+    for number, case in enumerate(cases, start=1):
+        result = score_case(case, options)
+        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        if result.reason in INPUT_ERRORS:
+            refused.append(str(result.id if result.id is not None else f"#{number}"))
+    if refused:  # each line says why; this says how many, where a person reads (stdout stays JSON lines)
+        typer.echo(f"{len(refused)} of {len(cases)} cases are not valid input: {', '.join(refused[:10])}"
+                   + (" ..." if len(refused) > 10 else ""), err=True)
 
 
 def _score_photo(path: Path, rules: str, options, context: dict[str, Any], model: Path | None) -> None:
@@ -200,6 +232,12 @@ def _parse_meld(text: str) -> dict[str, Any]:
             _fail(f"--meld {text!r}: the seat after @ must be 0-3")
         meld["from"] = int(seat)
     return meld
+
+
+def _given(ctx: typer.Context, name: str) -> bool:
+    """Whether the option was typed on the command line (typer carries its own click, so its enum is matched by name)."""
+    source = ctx.get_parameter_source(name)
+    return source is not None and source.name == "COMMANDLINE"
 
 
 def _fail(message: str) -> None:

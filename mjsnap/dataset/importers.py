@@ -309,7 +309,6 @@ def import_export(
 ) -> ImportReport:
     """Read an export and save every photo into the dataset folder (atomic saves; names stay inside it)."""
     dataset = LabelDataset(dataset_root)
-    dataset.ensure()
     with opened(Path(source)) as folder:
         chosen = detect_format(folder) if fmt == "auto" else fmt
         if chosen not in FORMATS:
@@ -319,6 +318,7 @@ def import_export(
             photos = read_labelstudio_json(folder, images, report)
         else:
             photos = read_yolo_folders(folder, chosen, report)
+        dataset.ensure()  # only once the export reads: a wrong source leaves no new folder behind
         used: set[str] = set()
         for photo in photos:
             _save_photo(dataset, photo, prefix, used, report)

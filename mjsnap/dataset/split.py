@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mjsnap.dataset.phash import DEFAULT_MAX_DISTANCE, PhotoHash, cluster, hash_photo
-from mjsnap.labels import IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError
+from mjsnap.labels import DATA_YAML, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError
 
 DEFAULT_VAL_FRACTION = 0.2
 
@@ -108,6 +108,8 @@ def split_dataset(
 ) -> SplitReport:
     """Re-split a dataset folder's labelled photos by session and move the files (unless ``dry_run``)."""
     dataset = LabelDataset(root)
+    if not (Path(root) / DATA_YAML).is_file():  # a typo'd path must not become a new, empty dataset
+        raise LabelError(f"{root} is not a dataset folder (no {DATA_YAML})", "not_a_dataset")
     dataset.ensure()
     report = SplitReport()
     if not dry_run:
