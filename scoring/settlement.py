@@ -54,10 +54,13 @@ def exposed_kong_feeder(meld: Meld, winner: int) -> int:
     """The seat that fed a 明杠/放杠; a kong_exposed without a valid 'from' cannot be settled."""
     if meld.type is not MeldType.KONG_EXPOSED:
         raise ValueError(f"{meld.type.value} has no feeder")
-    if meld.from_seat is None or meld.from_seat == winner:
+    if meld.from_seat is None:
         raise KongFeederError(
             f"kong_exposed {format_compact(meld.tiles)}: give 'from', the seat that discarded the 4th tile"
         )
+    if meld.from_seat == winner:
+        raise KongFeederError(f"kong_exposed {format_compact(meld.tiles)}: 'from' is the winner's own seat "
+                              f"{winner}; give the seat that discarded the 4th tile")
     return meld.from_seat
 
 

@@ -45,6 +45,10 @@ def archive(tmp_path: Path) -> Path:
         (b"RIFF\x10\x00\x00\x00WEBPVP8 ", "webp"),
         (b"\x00\x00\x00\x18ftypheic\x00\x00", "heif"),
         (b"\x00\x00\x00\x18ftypmif1\x00\x00", "heif"),
+        (b"\x00\x00\x00\x18ftypavif\x00\x00", "heif"),
+        (b"GIF89a\x10\x00", "gif"),
+        (b"II*\x00\x08\x00\x00\x00", "tiff"),
+        (b"MM\x00*\x00\x00\x00\x08", "tiff"),
         (b"\x00\x00\x00\x18ftypisom\x00\x00", None),  # an MP4 video
         (b"this is text", None),
         (b"", None),
@@ -75,6 +79,19 @@ def test_discovery_globs(archive: Path, pattern: str, expected: set[str]) -> Non
 def test_discovery_rejects_an_input_that_names_nothing(tmp_path: Path) -> None:
     with pytest.raises(DiscoveryError, match="no such file"):
         discover([str(tmp_path / "missing" / "*.jpg")])
+
+
+def test_discovery_rejects_a_link_to_a_missing_file(tmp_path: Path) -> None:
+    (tmp_path / "photo.jpg").symlink_to(tmp_path / "gone.jpg")
+    with pytest.raises(DiscoveryError, match="a link to a file that does not exist"):
+        discover([str(tmp_path / "photo.jpg")])
+
+
+@pytest.mark.parametrize("suffix", [".gif", ".tif", ".TIFF", ".bmp", ".avif"])
+def test_discovery_takes_every_format_the_reader_reads(tmp_path: Path, suffix: str) -> None:
+    Image.new("RGB", (8, 8)).save(tmp_path / "other.png")
+    (tmp_path / f"photo{suffix}").write_bytes((tmp_path / "other.png").read_bytes())  # found by its name alone
+    assert {p.name for p in discover([tmp_path])} == {"other.png", f"photo{suffix}"}
 
 
 @pytest.mark.parametrize(
@@ -183,7 +200,7 @@ def test_batch_records_every_photo_once(tmp_path: Path, archive: Path) -> None:
 
     for name, code in BAD_FILES.items():
         assert (records[name]["status"], records[name]["error_code"]) == ("error", code), records[name]
-        assert records[name]["error"]
+        assert records[name]["error"] and not records[name]["error"].startswith("mjsnap.")  # a message, no class path
 
 
 def test_sidecar_context_reaches_the_scorer(tmp_path: Path, archive: Path) -> None:
@@ -334,3 +351,19 @@ def test_csv_summary_and_report(tmp_path: Path, archive: Path) -> None:
     assert summary["run"]["written"] == stats.written
     report = report_path(out).read_text(encoding="utf-8")
     assert report.count("<svg") == 3 and "Score distribution" in report and "bad_sidecar" in report
+
+
+def test_a_file_name_that_is_not_utf8_is_scored_recorded_and_resumed(tmp_path: Path, archive: Path) -> None:
+    # a GBK name from a Windows zip: Python keeps its bytes as lone surrogates, which UTF-8 cannot encode
+    gbk = archive / "麻将.jpg".encode("gbk").decode("utf-8", "surrogateescape")
+    gbk.write_bytes((archive / "a.jpg").read_bytes() + b"\0")  # not a duplicate of a.jpg
+    out = tmp_path / "results.jsonl"
+    stats = run_batch(settings(tmp_path, archive, context={"winner": 1}))
+    records = latest_by_path(out)
+    assert records[str(gbk.resolve())]["status"] in ("scored", "not_scored")
+    out.read_bytes().decode("utf-8")  # the results stay valid UTF-8 ...
+    again = run_batch(settings(tmp_path, archive, context={"winner": 1}, resume=True))
+    assert (again.written, len(latest_by_path(out))) == (0, stats.written)  # ... and the name reads back the same
+    finish_run(out, again, csv_path=tmp_path / "results.csv")
+    assert "\\udc" in (tmp_path / "results.csv").read_text(encoding="utf-8")  # shown escaped in the CSV
+    json.loads(summary_path(out).read_text(encoding="utf-8"))

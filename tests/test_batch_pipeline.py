@@ -53,6 +53,7 @@ def test_batch_records_are_what_score_photo_says(tmp_path: Path, model_dir: Path
         PhotoRecord.model_validate(record)
         if path.endswith("not_a_photo.jpg"):
             assert (record["status"], record["error_code"]) == ("error", "unreadable_image")
+            assert record["error"].startswith(path)  # the reader's message naming the file, no class path
             continue
         direct = outcome_from_pipeline(score_photo(path, "weinan", context=record["context"], detector=detector))
         assert record["status"] == ("scored" if direct.valid else "not_scored")

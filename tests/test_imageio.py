@@ -181,3 +181,63 @@ def _write(path: Path, data: bytes) -> Path:
 def _half_jpeg() -> bytes:
     data = encode(np.random.default_rng(0).integers(0, 255, (64, 64, 3), dtype=np.uint8), "JPEG")
     return data[: len(data) // 2]
+
+
+@pytest.mark.parametrize("orientation", [1, 3, 6, 8])
+def test_tiff_orientation_reports_the_upright_size_once(tmp_path: Path, orientation: int) -> None:
+    # Pillow's TIFF reader reports some orientations' size already turned; the size must not be swapped twice
+    upright = upright_pattern()
+    path = tmp_path / "photo.tif"
+    path.write_bytes(encode(STORED_FOR_ORIENTATION[orientation](upright), "TIFF", orientation))
+    loaded = read_image(path)
+    assert (loaded.width, loaded.height) == (60, 40)
+    np.testing.assert_array_equal(loaded.pixels, upright)
+
+
+def _exif_with_a_bad_tag(orientation: int) -> bytes:
+    """EXIF whose orientation is fine but whose XResolution is stored as text: Pillow fails rewriting it."""
+    import struct
+
+    tiff = b"II*\x00" + struct.pack("<I", 8) + struct.pack("<H", 2)
+    tiff += struct.pack("<HHI", ORIENTATION_TAG, 3, 1) + struct.pack("<HH", orientation, 0)
+    tiff += struct.pack("<HHI", 282, 2, 4) + b"abc\x00"
+    return b"Exif\x00\x00" + tiff + struct.pack("<I", 0)
+
+
+def test_damaged_exif_still_turns_the_photo_upright() -> None:
+    upright = upright_pattern(64, 48)
+    buffer = io.BytesIO()
+    Image.fromarray(np.ascontiguousarray(STORED_FOR_ORIENTATION[6](upright))).save(
+        buffer, format="JPEG", quality=95, exif=_exif_with_a_bad_tag(6))
+    loaded = read_image(buffer.getvalue())
+    assert (loaded.width, loaded.height) == (64, 48)
+    assert mean_abs_diff(loaded.pixels, upright) <= 4.0
+
+
+def test_a_200_megapixel_phone_photo_is_read() -> None:
+    buffer = io.BytesIO()
+    Image.new("L", (16320, 12240), 128).save(buffer, format="JPEG", quality=50)  # a 200 MP phone's size
+    loaded = read_image(buffer.getvalue())
+    assert (loaded.width, loaded.height) == (16320, 12240)
+    assert max(loaded.pixels.shape[:2]) == WORKING_MAX_SIDE
+
+
+def test_a_decoder_failure_is_a_damaged_image(tmp_path: Path, monkeypatch) -> None:
+    import vision.imageio as imageio
+
+    def failing_decoder(handle):  # what the AVIF and HEIF decoders raise for a damaged file
+        raise RuntimeError("Failed to decode frame 0")
+
+    monkeypatch.setattr(imageio, "_pil_open", failing_decoder)
+    path = _write(tmp_path / "photo.avif", b"\0" * 64)
+    with pytest.raises(ImageReadError, match="photo.avif: damaged or truncated image"):
+        read_image(path)
+
+
+def test_a_folder_that_may_not_be_searched_is_permission_denied(tmp_path: Path, monkeypatch) -> None:
+    def refused(self):  # as Path.exists raises for a file in a folder without search permission (tests run as root)
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "exists", refused)
+    with pytest.raises(ImageReadError, match="locked/photo.jpg: permission denied"):
+        read_image(tmp_path / "locked" / "photo.jpg")

@@ -150,7 +150,8 @@ def test_model_option_errors(tmp_path: Path, model, hand_is_photo, message):
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(b"\xff\xd8")
     hand = str(photo) if hand_is_photo else "123m456p789s1122z"
-    args = [hand, "--win", "2z", "--model", str(tmp_path / model) if model.startswith("no-") else model]
+    args = [hand, *([] if hand_is_photo else ["--win", "2z"]),
+            "--model", str(tmp_path / model) if model.startswith("no-") else model]
     result = run(*args)
     assert result.exit_code == 2 and message in result.output, result.output
 
@@ -192,10 +193,13 @@ def test_the_documented_case_scores_as_documented():
         (["photo.jpg", "--rules", "xian"], "photo.jpg: no such file"),
         (["photos/hand", "--win", "5p"], "no such file"),
         (["--json-in", "-", "--rules", "xian", "--winner", "2"], "--rules, --winner: not used with --json-in"),
+        (["{photo}", "--win", "5p"], "--win: a photo's tiles, melds and winning tile are read from the photo"),
     ],
 )
-def test_more_bad_input_exits_2_with_the_reason(args, message):
-    result = run(*args, stdin="[]")
+def test_more_bad_input_exits_2_with_the_reason(args, message, tmp_path: Path):
+    photo = tmp_path / "hand.jpg"
+    photo.write_bytes(b"\xff\xd8")
+    result = run(*[arg.format(photo=photo) for arg in args], stdin="[]")
     assert (result.exit_code, "Traceback" in result.output) == (2, False)
     assert message in result.output
 

@@ -18,10 +18,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 from pydantic import BaseModel
 
 from scoring.tiles import CLASS_NAMES
+from vision.imageio import upright
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
 MATCH_IOU = 0.5
@@ -62,7 +63,7 @@ def load_labelled_folder(folder: Path, limit: int | None = None) -> list[Labelle
     out = []
     for path in images[:limit]:
         with Image.open(path) as im:
-            width, height = ImageOps.exif_transpose(im).size
+            width, height = upright(im).size
         label = label_path_for(path)
         rows = np.loadtxt(label, ndmin=2) if label.is_file() and label.stat().st_size else np.zeros((0, 5))
         cls = rows[:, 0].astype(np.int64)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 import sys
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -20,13 +21,18 @@ import pillow_heif
 from PIL import Image, ImageOps, UnidentifiedImageError
 
 pillow_heif.register_heif_opener()  # HEIC/HEIF through Pillow; libheif applies the file's own rotation
+# Pillow refuses images over 2 x MAX_IMAGE_PIXELS as decompression bombs (default: 179 MP), which turns away a 200 MP
+# phone photo (16320 x 12240). JPEGs decode at 1/8 of that here; 130 MP lets up to 260 MP through, and the warning
+# Pillow gives above 130 MP is silenced where we decode.
+Image.MAX_IMAGE_PIXELS = 130_000_000
 
 SUPPORTED = "JPEG, PNG, WebP or HEIC"
 # Longest side kept after loading: ample detail for 640-px detection and tile crops; a 12 MP JPEG decodes at 1/2.
 WORKING_MAX_SIDE = 1600
-# EXIF orientations 5..8 turn the stored image by 90 degrees, so width and height swap.
-_TRANSPOSED_ORIENTATIONS = {5, 6, 7, 8}
 _ORIENTATION_TAG = 0x0112
+_TRANSPOSE_METHODS = {2: Image.Transpose.FLIP_LEFT_RIGHT, 3: Image.Transpose.ROTATE_180,
+                      4: Image.Transpose.FLIP_TOP_BOTTOM, 5: Image.Transpose.TRANSPOSE, 6: Image.Transpose.ROTATE_270,
+                      7: Image.Transpose.TRANSVERSE, 8: Image.Transpose.ROTATE_90}
 
 ImageSource = str | Path | bytes | BinaryIO
 # ultralytics, once imported, wraps Image.open so that an unrecognised file makes it install a HEIF plugin (pip, or
@@ -78,25 +84,49 @@ def _open(source: ImageSource) -> Image.Image:
     name = _name(source)
     if isinstance(source, (str, Path)):
         path = Path(source)
-        if not path.exists():
-            raise ImageReadError(f"{name}: no such file")
-        if path.is_dir():
-            raise ImageReadError(f"{name}: is a directory, not an image")
+        try:
+            if not path.exists():
+                raise ImageReadError(f"{name}: no such file")
+            if path.is_dir():
+                raise ImageReadError(f"{name}: is a directory, not an image")
+        except PermissionError:  # a folder on the way that may not be searched
+            raise ImageReadError(f"{name}: permission denied") from None
         handle: str | Path | BinaryIO = path
     elif isinstance(source, bytes):
         handle = io.BytesIO(source)
     else:
         handle = source
     try:
-        return _pil_open(handle)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            warnings.simplefilter("ignore", UserWarning)  # notes on skipped metadata tags: nothing to act on
+            return _pil_open(handle)
     except UnidentifiedImageError:
         raise ImageReadError(f"{name}: not a readable image (expected {SUPPORTED})") from None
     except Image.DecompressionBombError as exc:
         raise ImageReadError(f"{name}: image too large to read safely ({exc})") from None
     except PermissionError:
         raise ImageReadError(f"{name}: permission denied") from None
-    except OSError as exc:
+    except (OSError, RuntimeError) as exc:  # RuntimeError: the AVIF / HEIF decoders' word for a damaged file
         raise ImageReadError(f"{name}: damaged or truncated image ({exc})") from None
+
+
+def upright(image: Image.Image) -> Image.Image:
+    """The image turned as its EXIF orientation says. Damaged EXIF (a tag of the wrong type, a cut-off block) makes
+    Pillow's exif_transpose fail while rewriting the EXIF; the pixels are fine, so they are turned without it, or
+    left as stored when not even the orientation can be read."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # Pillow's notes on skipped EXIF tags: nothing to act on
+        try:
+            return ImageOps.exif_transpose(image)
+        except Exception:  # noqa: BLE001 - any EXIF parser failure; the pixels do not depend on it
+            pass
+        try:
+            orientation = image.getexif().get(_ORIENTATION_TAG, 1)
+        except Exception:  # noqa: BLE001
+            orientation = 1
+    method = _TRANSPOSE_METHODS.get(orientation) if isinstance(orientation, int) else None
+    return image.transpose(method) if method is not None else image
 
 
 def _to_rgb(image: Image.Image) -> Image.Image:
@@ -135,17 +165,23 @@ def read_image(source: ImageSource, max_side: int | None = WORKING_MAX_SIDE) -> 
     with image:
         try:
             stored_w, stored_h = image.size
-            orientation = image.getexif().get(_ORIENTATION_TAG, 1)
-            width, height = (stored_h, stored_w) if orientation in _TRANSPOSED_ORIENTATIONS else (stored_w, stored_h)
+            drafted = image.size
             if max_side is not None and max(stored_w, stored_h) > max_side:
                 # JPEG can decode straight to 1/2, 1/4 or 1/8 size, never smaller than the requested box.
                 factor = max_side / max(stored_w, stored_h)
                 image.draft("RGB", (math.ceil(stored_w * factor), math.ceil(stored_h * factor)))
-            rgb = np.asarray(_to_rgb(ImageOps.exif_transpose(image)))
+                drafted = image.size
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+                rgb = np.asarray(_to_rgb(upright(image)))
         except Image.DecompressionBombError as exc:
             raise ImageReadError(f"{_name(source)}: image too large to read safely ({exc})") from None
-        except (OSError, SyntaxError, ValueError) as exc:
+        except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
             raise ImageReadError(f"{_name(source)}: damaged or truncated image ({exc})") from None
+    # The original's upright size: the stored one, turned a quarter when the upright pixels came out turned (read
+    # from the pixels, since some formats, TIFF in Pillow 13, report the size already upright)
+    turned = drafted[0] != drafted[1] and (rgb.shape[1], rgb.shape[0]) == (drafted[1], drafted[0])
+    width, height = (stored_h, stored_w) if turned else (stored_w, stored_h)
     return LoadedImage(_reduce(rgb, max_side), width, height)
 
 
@@ -156,5 +192,5 @@ def load_image(source: ImageSource) -> np.ndarray:
 
 def from_pil(image: Image.Image, max_side: int | None = WORKING_MAX_SIDE) -> LoadedImage:
     """A Pillow image already in memory, treated like a file: EXIF orientation applied, reduced once."""
-    rgb = np.asarray(_to_rgb(ImageOps.exif_transpose(image)))
+    rgb = np.asarray(_to_rgb(upright(image)))
     return LoadedImage(_reduce(rgb, max_side), rgb.shape[1], rgb.shape[0])

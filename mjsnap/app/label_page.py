@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import streamlit as st
-from PIL import Image, ImageDraw, ImageFont, ImageOps
+from PIL import Image, ImageDraw, ImageFont
 
 from mjsnap.app import corrections, recognize
 from mjsnap.app.editor import tile_buttons
@@ -19,6 +19,7 @@ from mjsnap.app.i18n import SPLIT_NAMES, label_problem, pick, tile_name, tr
 from mjsnap.dataset.importers import IMAGE_SUFFIXES, dataset_name
 from mjsnap.labels import LabelBox, LabelDataset, LabelError
 from scoring.tiles import BACK, CLASS_NAMES
+from vision.imageio import upright as exif_upright
 
 DISPLAY_SIDE = 1024
 COLUMNS = ("cls", "x1", "y1", "x2", "y2")
@@ -36,7 +37,7 @@ def picker_label(kind: int, lang: str) -> str:
 
 def upright(path: Path) -> Image.Image:
     with Image.open(path) as image:
-        return ImageOps.exif_transpose(image).convert("RGB")
+        return exif_upright(image).convert("RGB")
 
 
 def rows_from_boxes(boxes: list[LabelBox]) -> list[dict]:

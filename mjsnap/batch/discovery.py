@@ -11,7 +11,9 @@ import glob
 from collections.abc import Iterable
 from pathlib import Path
 
-IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jpe", ".png", ".webp", ".heic", ".heif"})
+# what vision.imageio reads (through Pillow and pillow-heif)
+IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jpe", ".png", ".webp", ".heic", ".heif", ".avif", ".gif", ".tif",
+                              ".tiff", ".bmp"})
 # ISO-BMFF brands of HEIF/HEIC stills as phones write them.
 HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1", b"avif"})
 SNIFF_BYTES = 16
@@ -22,7 +24,7 @@ class DiscoveryError(ValueError):
 
 
 def sniff_image_format(head: bytes) -> str | None:
-    """'jpeg', 'png', 'webp' or 'heif' from a file's first bytes; None for anything else."""
+    """'jpeg', 'png', 'webp', 'heif', 'gif' or 'tiff' from a file's first bytes; None for anything else."""
     if head.startswith(b"\xff\xd8\xff"):
         return "jpeg"
     if head.startswith(b"\x89PNG\r\n\x1a\n"):
@@ -31,6 +33,10 @@ def sniff_image_format(head: bytes) -> str | None:
         return "webp"
     if head[4:8] == b"ftyp" and head[8:12] in HEIF_BRANDS:
         return "heif"
+    if head[:6] in (b"GIF87a", b"GIF89a"):
+        return "gif"
+    if head[:4] in (b"II*\x00", b"MM\x00*"):
+        return "tiff"
     return None
 
 
@@ -63,9 +69,15 @@ def discover(inputs: Iterable[str | Path]) -> list[Path]:
     found: set[Path] = set()
     for item in inputs:
         path = Path(item).expanduser()
-        if path.is_dir():
+        try:
+            is_dir, is_file, dangling = path.is_dir(), path.is_file(), path.is_symlink() and not path.exists()
+        except PermissionError:  # a folder on the way that may not be searched
+            raise DiscoveryError(f"{item}: permission denied") from None
+        if dangling:
+            raise DiscoveryError(f"{item}: a link to a file that does not exist")
+        if is_dir:
             found.update(p for p in _walk(path) if is_photo_candidate(p))
-        elif path.is_file():
+        elif is_file:
             found.add(path)
         else:
             matches = [Path(m) for m in glob.glob(str(path), recursive=True)]

@@ -51,7 +51,7 @@ def write_csv(records: Iterable[dict[str, Any]], path: Path) -> int:
     """Write the rows; returns how many. Written to a temporary name first so a kill never leaves half a CSV."""
     temporary = path.with_name(path.name + ".partial")
     count = 0
-    with temporary.open("w", newline="", encoding="utf-8") as handle:
+    with temporary.open("w", newline="", encoding="utf-8", errors="backslashreplace") as handle:  # undecodable names
         writer = csv.DictWriter(handle, fieldnames=CSV_COLUMNS)
         writer.writeheader()
         for record in records:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from mjsnap import jsontext
 from mjsnap.batch.export import write_csv
 from mjsnap.batch.journal import latest_by_path
 from mjsnap.batch.runner import RunStats
@@ -25,7 +25,7 @@ def finish_run(out: Path, stats: RunStats | None, csv_path: Path | None = None, 
     if csv_path is not None:
         write_csv(records, csv_path)
     summary = summarize(records, stats)
-    summary_path(out).write_text(json.dumps(summary, ensure_ascii=False, indent=1), encoding="utf-8")
+    summary_path(out).write_text(jsontext.dumps(summary, indent=1), encoding="utf-8")
     if report:
         from mjsnap.batch.report import write_report
 

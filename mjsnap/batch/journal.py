@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from mjsnap import jsontext
+
 
 class JournalError(ValueError):
     """The results file is damaged somewhere other than its last line (not something a kill leaves)."""
@@ -116,7 +118,7 @@ class JournalWriter:
     def append(self, record: dict[str, Any]) -> None:
         if self._handle is None:
             raise RuntimeError("JournalWriter.append outside its `with` block")
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":")) + "\n"
+        line = jsontext.dumps(record, separators=(",", ":")) + "\n"
         self._handle.write(line.encode("utf-8"))
         self._handle.flush()
         os.fsync(self._handle.fileno())

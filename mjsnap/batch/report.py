@@ -92,4 +92,4 @@ def render_report(records: Sequence[dict[str, Any]], summary: dict[str, Any], ti
 
 
 def write_report(records: Sequence[dict[str, Any]], summary: dict[str, Any], path: Path, title: str) -> None:
-    path.write_text(render_report(records, summary, title), encoding="utf-8")
+    path.write_text(render_report(records, summary, title), encoding="utf-8", errors="backslashreplace")

@@ -49,7 +49,9 @@ def run_task(task: PhotoTask, scorer: PhotoScorer, photo_path: Path | None = Non
         outcome = result if isinstance(result, PhotoOutcome) else PhotoOutcome.model_validate(result)
         record = PhotoRecord.from_outcome(outcome, **task.bookkeeping())
     except Exception as exc:  # noqa: BLE001 - one bad photo must not stop the archive
-        detail = traceback.format_exception_only(type(exc), exc)[-1].strip()
+        # our own errors carry a code and a message for people; anything else keeps its type's name for the report
+        coded = isinstance(getattr(exc, "code", None), str) and str(exc)
+        detail = str(exc) if coded else traceback.format_exception_only(type(exc), exc)[-1].strip()
         record = PhotoRecord(status="error", error=detail, error_code=error_code_of(exc), **task.bookkeeping())
     record.ms = round((perf_counter() - start) * 1000, 1)
     record.cpu_ms = round((process_time() - cpu_start) * 1000, 1)

@@ -8,17 +8,19 @@ orientation; ``ms`` covers reading, decoding and detecting that image. Exit code
 
 from __future__ import annotations
 
-import json
 import time
 from pathlib import Path
 
 import typer
 
+from mjsnap import jsontext
 from mjsnap.paths import MODELS_DIR
 
 
 def detect(
-    images: list[Path] = typer.Argument(..., help="photos to read (JPEG, PNG, WebP, HEIC)", show_default=False),
+    # readable=False: an unreadable photo is reported in its own line, not refused with the whole command
+    images: list[Path] = typer.Argument(..., help="photos to read (JPEG, PNG, WebP, HEIC)", show_default=False,
+                                        readable=False),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per line and image"),
     model: Path = typer.Option(MODELS_DIR / "current", "--model", help="model directory (meta.json + model files)"),
     conf: float = typer.Option(0.25, "--conf", min=0.0, max=0.99, help="minimum confidence"),
@@ -46,7 +48,7 @@ def detect(
         except ImageReadError as exc:
             failed += 1
             if as_json:
-                typer.echo(json.dumps({"image": str(path), "error": str(exc)}, ensure_ascii=False))
+                typer.echo(jsontext.dumps({"image": str(path), "error": str(exc)}))
             else:
                 console.print(f"[red]{exc}[/red]", highlight=False, soft_wrap=True)
             continue
@@ -58,7 +60,7 @@ def detect(
             "detections": detections.to_list(),
         }
         if as_json:
-            typer.echo(json.dumps(record, ensure_ascii=False))
+            typer.echo(jsontext.dumps(record))
         else:
             _print_table(record)
     raise typer.Exit(1 if failed else 0)

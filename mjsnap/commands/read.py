@@ -10,14 +10,15 @@ An unreadable photo or a missing model exits with code 2 and a message.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import typer
 
+from mjsnap import jsontext
+
 
 def read(
-    image: Path = typer.Argument(..., help="the photo (JPEG, PNG, WebP, HEIC)"),
+    image: Path = typer.Argument(..., help="the photo (JPEG, PNG, WebP, HEIC)", readable=False),
     as_json: bool = typer.Option(False, "--json", help="print the read hand as one JSON object"),
     model: Path = typer.Option(None, "--model", help="model directory (default: models/current)"),
     conf: float = typer.Option(0.25, "--conf", help="detector confidence threshold"),
@@ -56,7 +57,7 @@ def read(
     except (ImageReadError, ModelNotFoundError) as exc:
         _fail(str(exc))
     if as_json:
-        typer.echo(json.dumps({"image": meta["image"], **hand.to_json()}, ensure_ascii=False))
+        typer.echo(jsontext.dumps({"image": meta["image"], **hand.to_json()}))
         return
     data = hand.to_json()
     melds = " ".join(f"[{m['type']} {m['tiles']}]" for m in data["melds"])

@@ -18,6 +18,7 @@ from typing import Any
 
 import typer
 
+from mjsnap import jsontext
 from mjsnap.commands import context_options as co
 
 RULES_HELP = "shaanxi | shaanxi108 | xian | weinan | guiyang (partial)"
@@ -85,6 +86,10 @@ def score(
         robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
     )
     if Path(hand).is_file():
+        unused = [f"--{name}" for name in ("win", "meld") if _given(ctx, name)]
+        if unused:
+            _fail(f"{', '.join(unused)}: a photo's tiles, melds and winning tile are read from the photo "
+                  "(see docs/photo-layout.md)")
         _score_photo(Path(hand), rules, options, context, model)
         return
     if Path(hand).suffix.lower() in PHOTO_SUFFIXES or "/" in hand or "\\" in hand:
@@ -215,7 +220,7 @@ def _score_photo(path: Path, rules: str, options, context: dict[str, Any], model
     except (ModelNotFoundError, ValueError) as exc:
         _fail(f"--model {model}: {exc}")
     result = score_photo(path, rules, options, context, detector=detector)
-    typer.echo(json.dumps(result, ensure_ascii=False))
+    typer.echo(jsontext.dumps(result))
     if not result.get("valid"):
         raise typer.Exit(1)
 

@@ -29,10 +29,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from PIL import Image, ImageOps
+from PIL import Image
 
 from mjsnap.dataset.classes import class_id
 from mjsnap.labels import LabelBox, LabelDataset, LabelError, read_class_names
+from vision.imageio import upright
 
 FORMATS = ("labelstudio-json", "labelstudio-yolo", "cvat-yolo", "roboflow-yolo")
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif"}
@@ -338,7 +339,7 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
         report.renamed[photo.source] = name
     try:
         with Image.open(photo.image) as opened_image:
-            image = ImageOps.exif_transpose(opened_image).convert("RGB")
+            image = upright(opened_image).convert("RGB")
     except OSError as exc:
         report.skipped.append(f"{photo.source}: unreadable image ({exc})")
         return

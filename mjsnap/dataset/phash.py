@@ -16,7 +16,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
+from vision.imageio import upright
 
 HASH_SIDE = 8
 PHASH_SIDE = 32
@@ -33,7 +34,7 @@ class PhotoHash:
 
 def _grey(image: Image.Image, size: tuple[int, int]) -> np.ndarray:
     image.draft("L", (size[0] * 4, size[1] * 4))  # JPEG: decode at a reduced scale, much faster on big photos
-    grey = ImageOps.exif_transpose(image).convert("L").resize(size, Image.Resampling.BOX)
+    grey = upright(image).convert("L").resize(size, Image.Resampling.BOX)
     return np.asarray(grey, dtype=np.float64)
 
 

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import cv2
 import numpy as np
-from PIL import Image, ImageOps
+from PIL import Image
 
 from scoring.tiles import CLASS_NAMES
 from vision.evaluate import IMAGE_SUFFIXES, label_path_for
 from vision.twostage.deskew import level_view
+from vision.imageio import upright
 
 MARGIN = 0.06  # of the box's width/height on every side: the tile's edge stays in the crop
 SIDEWAYS_ASPECT = 1.1  # width / height above this: the tile lies sideways
@@ -84,7 +85,7 @@ class CropSettings:
 
 def read_rgb(path: Path) -> np.ndarray:
     with Image.open(path) as im:
-        return np.asarray(ImageOps.exif_transpose(im).convert("RGB"))
+        return np.asarray(upright(im).convert("RGB"))
 
 
 def labelled_boxes(image: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
