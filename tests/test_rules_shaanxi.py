@@ -92,9 +92,14 @@ def test_kong_payments(meld, kong_points, deltas):
     assert result.deltas == deltas
 
 
-def test_kong_exposed_without_feeder_is_reported():
-    result = win("123m456p789p5z", "5z", melds=[{"type": "kong_exposed", "tiles": "2222s"}], winner=1, discarder=2)
+@pytest.mark.parametrize(("meld", "message"), [
+    ({"type": "kong_exposed", "tiles": "2222s"}, "give 'from'"),
+    ({"type": "kong_exposed", "tiles": "2222s", "from": 1}, "'from' is the winner's own seat 1"),
+])
+def test_kong_exposed_without_feeder_is_reported(meld, message):
+    result = win("123m456p789p5z", "5z", melds=[meld], winner=1, discarder=2)
     assert not result.valid and result.reason == "kong_feeder_missing"
+    assert message in result.error
 
 
 @pytest.mark.parametrize(
