@@ -1,5 +1,6 @@
 """How far to trust the character recognizer: whole photos read at several values of one of its settings (meta
-`characters`: `floor`, `gate` or `kind_mass`), on tile sets the classifier never saw.
+`characters`: `floor`, `gate`, `kind_mass`, or the 萬 check's `wan_doubt` and `wan_missing`), on tile sets the
+classifier never saw.
 
 The recognizer (vision.twostage.characters) re-weighs the classifier's probabilities among the character classes by
 floor + its score: a character it does not see keeps `floor` of its weight, so a lower floor trusts it more. It is
@@ -54,7 +55,10 @@ class Reading:
 
 
 SETTINGS = {"floor": "the recognizer's floor", "gate": "the recognizer's gate",
-            "kind_mass": "the recognizer's least probability on the character classes"}
+            "kind_mass": "the recognizer's least probability on the character classes",
+            "wan_doubt": "the 萬 check's doubt band (0: off)",
+            "wan_missing": "the 萬 check's weight on 1m-9m when no 萬 is read",
+            "wan_against": "the 萬 check's weight on the other classes when 萬 is read"}
 
 
 def read(reading: Reading, value: float, proxy: Path, kept: Path, setting: str = "floor",

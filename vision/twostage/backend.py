@@ -41,7 +41,9 @@ When the rows of tiles slant in the photo, each tile is classified from a view o
 
 With a characters/ folder (meta "characters", since 0.11.0), a tile the classifier is unsure of and likely shows a
 Chinese character (a 萬 numeral, wind or dragon) is also read by a general text recognizer, which re-weighs the
-classifier's probabilities among those classes (vision.twostage.characters).
+classifier's probabilities among those classes (vision.twostage.characters). Before that, with characters.wan_doubt
+above 0 (since 0.18.4), a tile the classifier cannot tell to be a 萬 tile or not is read for 萬 on its lower half:
+seen, it is a 萬 tile; not seen, likely not (a bird or a flower the classifier took for 9m).
 
 A detection's class is the classifier's best class and its confidence is detector confidence x classifier
 probability, that probability counted as at least classifier.face_floor (0.35 since 0.12.0; 0 when meta has none).
@@ -71,7 +73,8 @@ import numpy as np
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import LoadedImage
-from vision.twostage.characters import CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, needs_reading, weigh
+from vision.twostage.characters import (CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, needs_reading,
+                                        wan_doubted, weigh, weigh_wan)
 from vision.twostage.crops import cut_tile
 from vision.twostage.deskew import MAX_GROWTH, level_view
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
@@ -272,6 +275,10 @@ class TwoStageNetworks:
             probs[unsure] = (probs[unsure] + (looks - 1) * again) / looks
         if self.characters is None:
             return probs
+        doubted = wan_doubted(probs, self.characters)
+        if doubted.any():
+            sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[doubted]])
+            probs[doubted] = weigh_wan(probs[doubted], self.reader.wan_scores(sharp), self.characters)
         asked = self.asks_reader(probs, detector_conf)
         if asked.any():
             sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[asked]])

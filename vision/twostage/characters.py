@@ -19,6 +19,14 @@ which character (or 白) and moves no probability to or from the other classes.
 A tile lies either way up and the recognizer reads horizontal lines, so each crop is read both ways up, whole (the
 winds and dragons fill the face) and in two bands across its top (the numeral, above 萬): six lines. A character's
 score is its best per-position probability over them.
+
+The 萬 check (``wan_doubt`` > 0) asks a different question, whatever the numeral: is there a 萬 (or 万) on the lower
+half? Every 萬 tile carries one and no other tile does, in any set. On the ground-truth crops of three sets the
+recognizer sees it (score >= 0.1) on 89 % of cmd's real 萬 tiles and 71 / 79 % of gleitz's / ffalt's generated ones,
+and on under 2 % of the other tiles (0 % of the generated; session 30, work notes in benchmarks/results/wan_check.md).
+So a tile the classifier doubts is a 萬 tile (their total between wan_doubt and 1 - wan_doubt) moves toward the 萬
+classes when 萬 is seen and away from them when it is not, which undoes the classifier's favourite mistake on an
+unseen set: a bird (1s) or a flower read as 9m.
 """
 
 from __future__ import annotations
@@ -40,6 +48,9 @@ CHARACTER_CLASSES = np.array([CLASS_NAMES.index(name) for name in CHARACTERS])
 # characters (a framed 白 the classifier took for 西 gets its name back) but does not make the recognizer be asked.
 READINGS = {**CHARACTERS, "P": "回口"}
 READ_CLASSES = np.array([CLASS_NAMES.index(name) for name in READINGS])
+WAN = "萬万"  # below the numeral on every 萬 tile, and on no other tile
+WAN_CLASSES = np.array([CLASS_NAMES.index(f"{n}m") for n in range(1, 10)])
+WAN_BANDS = ((0.45, 0.95), (0.40, 0.90), (0.50, 0.97))
 CROP_SIZE = 128  # the recognizer reads 48 px high lines; a numeral band of a 64 px crop is 17 px
 WHOLE_FACE = (0.03, 0.97)
 # two bands: a third (0.12-0.36) read 0.1-0.2 points more tiles on the proxy for a third more time (session 11)
@@ -64,10 +75,21 @@ class CharacterSettings:
     # OpenVINO on a CPU with AVX512-BF16: "bf16" reads a line in about 0.6 of f32's time (benchmarks/results/
     # recognizer_precision.md); other CPUs and ONNX Runtime run f32
     openvino_precision: str = "f32"
+    # The 萬 check (off at 0): a tile with between wan_doubt and 1 - wan_doubt of its probability on 1m-9m is read
+    # for 萬 on its lower half. Seen (score >= wan_seen), every other class is weighed by wan_against; not seen, the
+    # nine 萬 classes are weighed by wan_missing (萬 is read on 70-90 % of 萬 tiles, on under 2 % of the others)
+    wan_doubt: float = 0.0
+    wan_seen: float = 0.1
+    wan_against: float = 0.05
+    wan_missing: float = 0.3
 
     def __post_init__(self) -> None:
         if not 0 < self.gate <= 1 or not 0 <= self.kind_mass <= 1 or not 0 < self.floor <= 1:
             raise ValueError(f"characters: gate in (0, 1], kind_mass in [0, 1], floor in (0, 1]; got {self}")
+        if not 0 <= self.wan_doubt < 0.5 or not 0 < self.wan_seen <= 1 or not 0 < self.wan_against <= 1 \
+                or not 0 < self.wan_missing <= 1:
+            raise ValueError("characters: wan_doubt in [0, 0.5), wan_seen, wan_against and wan_missing in (0, 1]; "
+                             f"got {self}")
         if not isinstance(self.decisive_only, bool):
             raise ValueError(f"characters: decisive_only must be true or false, not {self.decisive_only!r}")
         from vision.detector import OPENVINO_PRECISIONS  # vision.detector imports this module
@@ -133,13 +155,34 @@ def weigh(probs: np.ndarray, scores: np.ndarray, floor: float) -> np.ndarray:
     return probs
 
 
-def views(crop: np.ndarray) -> list[np.ndarray]:
-    """The lines the recognizer reads from one square upright crop: whole face and numeral bands, both ways up."""
+def wan_doubted(probs: np.ndarray, settings: CharacterSettings) -> np.ndarray:
+    """(N,) which tiles of (N, 36) probabilities the 萬 check reads: those in doubt whether they are 萬 tiles."""
+    if settings.wan_doubt <= 0 or not len(probs):
+        return np.zeros(len(probs), bool)
+    mass = np.asarray(probs, np.float32)[:, WAN_CLASSES].sum(1)
+    return (mass >= settings.wan_doubt) & (mass <= 1 - settings.wan_doubt)
+
+
+def weigh_wan(probs: np.ndarray, wan: np.ndarray, settings: CharacterSettings) -> np.ndarray:
+    """(N, 36) probabilities re-weighed by the (N,) 萬 scores, their total kept."""
+    probs = np.array(probs, np.float32)
+    seen = np.asarray(wan) >= settings.wan_seen
+    weights = np.ones_like(probs)
+    weights[seen] = settings.wan_against
+    weights[np.ix_(seen, WAN_CLASSES)] = 1
+    weights[np.ix_(~seen, WAN_CLASSES)] = settings.wan_missing
+    weighed = probs * weights
+    return weighed * (probs.sum(1, keepdims=True) / weighed.sum(1, keepdims=True))
+
+
+def views(crop: np.ndarray, bands=(WHOLE_FACE, *NUMERAL_BANDS)) -> list[np.ndarray]:
+    """The lines the recognizer reads from one square upright crop, both ways up: by default the whole face and the
+    numeral bands."""
     size = crop.shape[0]
     left, right = (int(round(f * size)) for f in COLUMNS)
     lines = []
     for turned in (crop, crop[::-1, ::-1]):
-        for top, bottom in (WHOLE_FACE, *NUMERAL_BANDS):
+        for top, bottom in bands:
             lines.append(np.ascontiguousarray(turned[int(round(top * size)) : int(round(bottom * size)), left:right]))
     return lines
 
@@ -199,16 +242,27 @@ class CharacterReader:
         if missing:
             raise ValueError(f"{path}: its dictionary lacks {''.join(missing)}")
         self._columns = [[index[c] for c in chars if c in index] for chars in READINGS.values()]
+        self._wan = [index[c] for c in WAN if c in index]
 
     def scores(self, crops: np.ndarray) -> np.ndarray:
         """(N, 16) how surely each (N, S, S, 3) RGB crop shows each reading, 0-1, in READINGS order."""
-        import cv2
-
         if not len(crops):
             return np.zeros((0, len(READINGS)), np.float32)
-        lines = [view for crop in crops for view in views(crop)]
+        peaks = self._peaks(crops, (WHOLE_FACE, *NUMERAL_BANDS))
+        return np.stack([peaks[:, columns].max(1) for columns in self._columns], 1)
+
+    def wan_scores(self, crops: np.ndarray) -> np.ndarray:
+        """(N,) how surely each (N, S, S, 3) RGB crop shows 萬 (or 万) on its lower half, 0-1."""
+        if not len(crops):
+            return np.zeros(0, np.float32)
+        return self._peaks(crops, WAN_BANDS)[:, self._wan].max(1)
+
+    def _peaks(self, crops: np.ndarray, bands) -> np.ndarray:
+        """(N, dictionary) each character's best probability at any position of any of the crops' lines."""
+        import cv2
+
+        lines = [view for crop in crops for view in views(crop, bands)]
         batch = np.stack([cv2.resize(line, (INPUT_WIDTH, INPUT_HEIGHT), interpolation=cv2.INTER_AREA) for line in lines])
         tensor = (batch.astype(np.float32) / 127.5 - 1).transpose(0, 3, 1, 2)  # PP-OCR's (x - 0.5) / 0.5
         output = np.asarray(self._run(np.ascontiguousarray(tensor)), np.float32)
-        peaks = output.max(1).reshape(len(crops), -1, output.shape[-1]).max(1)  # best position, best view
-        return np.stack([peaks[:, columns].max(1) for columns in self._columns], 1)
+        return output.max(1).reshape(len(crops), -1, output.shape[-1]).max(1)  # best position, best view
