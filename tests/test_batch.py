@@ -265,9 +265,11 @@ def test_a_photo_edited_after_scoring_is_scored_again_on_resume(tmp_path: Path, 
     Image.new("RGB", (64, 30), (1, 2, 3)).save(archive / "a.jpg")
     stats = run_batch(settings(tmp_path, archive, resume=True))
     after = by_name(tmp_path / "results.jsonl", archive)["a.jpg"]
-    assert stats.scored_by_engine == 1 and after["sha256"] != before["sha256"] and after["width"] == 64
+    assert after["sha256"] != before["sha256"] and after["width"] == 64
+    # its copy was a duplicate of what a.jpg held; that content is now nowhere else, so the copy is scored itself
     copy = by_name(tmp_path / "results.jsonl", archive)[DUPLICATE[0]]
-    assert copy["status"] == "duplicate" and copy["sha256"] == before["sha256"]  # recorded as it was
+    assert stats.scored_by_engine == 2 and copy["status"] != "duplicate" and copy["sha256"] == before["sha256"]
+    assert {**content_of(copy), "path": None} == {**content_of(before), "path": None}  # read as a.jpg was
 
 
 def test_retry_errors_scores_fixed_photos_again(tmp_path: Path, archive: Path) -> None:
@@ -367,3 +369,4 @@ def test_a_file_name_that_is_not_utf8_is_scored_recorded_and_resumed(tmp_path: P
     finish_run(out, again, csv_path=tmp_path / "results.csv")
     assert "\\udc" in (tmp_path / "results.csv").read_text(encoding="utf-8")  # shown escaped in the CSV
     json.loads(summary_path(out).read_text(encoding="utf-8"))
+

@@ -89,17 +89,26 @@ class Planner:
         self.done: dict[str, int | None] = {
             path: r.get("bytes") for path, r in latest.items() if r["status"] not in retried
         }
-        # The photo each content hash was first recorded as; later paths with that hash are duplicates.
+        # The photo each content hash was first recorded as; later paths with that hash are duplicates. A path whose
+        # file has changed since no longer holds its old content (a photo moved away still does: its record stands).
         self.first_path_of: dict[str, str] = {}
-        for record in earlier:
-            if record["status"] != "duplicate" and record.get("sha256"):
+        for record in latest.values():
+            if record["status"] != "duplicate" and record.get("sha256") and not _changed(record):
                 self.first_path_of.setdefault(record["sha256"], record["path"])
+        # A duplicate stands while the photo it copies still holds that content; else it is planned again
+        self.duplicate_of = {path: (r.get("sha256"), r.get("duplicate_of")) for path, r in latest.items()
+                             if r["status"] == "duplicate"}
 
     def is_done(self, photo: Path) -> bool:
         """Recorded already, and not changed since: the same size (hashing the whole archive again on every resume
-        would cost as much reading as the first run). A photo whose size changed is scored again."""
+        would cost as much reading as the first run). A photo whose size changed is scored again, and so is a
+        duplicate whose first copy changed."""
         if str(photo) not in self.done:
             return False
+        if str(photo) in self.duplicate_of:
+            sha, first = self.duplicate_of[str(photo)]
+            if self.first_path_of.get(sha) != first:
+                return False
         size = self.done[str(photo)]
         if size is None:
             return True
@@ -134,6 +143,14 @@ class Planner:
                              error_code=exc.code)
                 continue
             yield PhotoTask(path, sha, size, self.settings.ruleset, context, str(sidecar) if sidecar else None)
+
+
+def _changed(record: dict[str, Any]) -> bool:
+    """Whether the recorded photo's file is there with another size than it had (missing: moved, not changed)."""
+    try:
+        return record.get("bytes") is not None and Path(record["path"]).stat().st_size != record["bytes"]
+    except OSError:
+        return False
 
 
 def _load_earlier(settings: BatchSettings, stats: RunStats) -> list[dict[str, Any]]:
