@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Session 30: the 萬 check on the hold-out proxy, 0.18.3's other settings
+set -euo pipefail
+cd /work/main
+export YOLO_OFFLINE=1
+.venv/bin/python benchmarks/character_floor.py --setting wan_missing --values 0.1,0.03 --proxy work/model_cpu_fold_n \
+  --proxy-settings '{"classifier": {"imgsz": 96, "half_turn_below": 0.8, "openvino_precision": "bf16"}, "characters": {"gate": 1.0, "decisive_only": true, "openvino_precision": "bf16", "wan_doubt": 0.1}}' \
+  --work work/exp30/wan_missing --out wan_check_missing \
+  --reading cmd96_100=datasets/cmd.yaml:work/crop_size_96/100_px96.pt \
+  --reading gleitz96=work/s24/synth_gleitz/data.yaml:work/s24/folds96/gleitz_photo.pt \
+  --reading ffalt96=work/s24/synth_ffalt/data.yaml:work/s24/folds96/ffalt_photo.pt \
+  --reading cmd96_200=datasets/cmd.yaml:work/crop_size_96/200_px96.pt \
+  --reading cmd96_300=datasets/cmd.yaml:work/crop_size_96/300_px96.pt \
+  --reading cmd96_400=datasets/cmd.yaml:work/crop_size_96/400_px96.pt
+date -u +"%FT%TZ done"
