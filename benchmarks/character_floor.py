@@ -58,7 +58,8 @@ SETTINGS = {"floor": "the recognizer's floor", "gate": "the recognizer's gate",
             "kind_mass": "the recognizer's least probability on the character classes",
             "wan_doubt": "the 萬 check's doubt band (0: off)",
             "wan_missing": "the 萬 check's weight on 1m-9m when no 萬 is read",
-            "wan_against": "the 萬 check's weight on the other classes when 萬 is read"}
+            "wan_against": "the 萬 check's weight on the other classes when 萬 is read",
+            "flower_doubt": "the flower check's doubt band (0: off)"}
 
 
 def read(reading: Reading, value: float, proxy: Path, kept: Path, setting: str = "floor",

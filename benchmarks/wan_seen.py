@@ -2,7 +2,7 @@
 (vision.twostage.characters, meta `characters.wan_doubt`).
 
 Every labelled tile of each photo set is cut from its ground-truth box as the reader cuts it for the recognizer
-(128 px, the classifier's margin) and read for 萬 / 万 on its lower half (CharacterReader.wan_scores). Per set, the
+(128 px, the classifier's margin) and read for 萬 / 万 on its lower half (CharacterReader.mark_scores). Per set, the
 share of tiles where the score reaches each threshold, for 萬 tiles (1m-9m, and each of them), birds (1s), flowers
 and every other tile. No classifier is involved, so a set reads the same whatever the model learnt.
 
@@ -28,7 +28,7 @@ sys.path.insert(0, str(REPO))
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision.evaluate import labelled_images  # noqa: E402
 from vision.imageio import load_image  # noqa: E402
-from vision.twostage.characters import CROP_SIZE, CharacterReader  # noqa: E402
+from vision.twostage.characters import CROP_SIZE, WAN, CharacterReader  # noqa: E402
 from vision.twostage.crops import MARGIN, cut_tile  # noqa: E402
 
 THRESHOLDS = (0.05, 0.1, 0.3)
@@ -49,7 +49,7 @@ def crops_of(data: Path, split: str, margin: float) -> tuple[np.ndarray, np.ndar
 
 def measure(reader: CharacterReader, data: Path, split: str, margin: float) -> dict:
     crops, classes = crops_of(data, split, margin)
-    scores = np.concatenate([reader.wan_scores(crops[i : i + 64]) for i in range(0, len(crops), 64)])
+    scores = np.concatenate([reader.mark_scores(crops[i : i + 64], WAN) for i in range(0, len(crops), 64)])
     def shares(mask: np.ndarray) -> dict:
         return {"tiles": int(mask.sum()), **{f">={t:g}": round(float((scores[mask] >= t).mean()), 3) for t in THRESHOLDS}}
     return {"tiles": len(classes),

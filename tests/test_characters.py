@@ -24,9 +24,12 @@ from vision.twostage.characters import (
     could_change_best,
     needs_reading,
     views,
-    wan_doubted,
+    FLOWER,
+    WAN,
+    in_doubt,
+    mark_checks,
     weigh,
-    weigh_wan,
+    weigh_seen,
 )
 from mjsnap.paths import MODELS_DIR
 
@@ -156,7 +159,8 @@ def test_a_settled_tile_is_not_asked_when_only_decisive_readings_are():
 @pytest.mark.parametrize("settings", [{"gate": 0}, {"gate": 1.5}, {"kind_mass": -0.1}, {"floor": 0},
                                       {"decisive_only": 1}, {"openvino_precision": "fp16"},
                                       {"openvino_precision": None}, {"wan_doubt": -0.1}, {"wan_doubt": 0.5},
-                                      {"wan_seen": 0}, {"wan_against": 0}, {"wan_missing": 1.5}])
+                                      {"mark_seen": 0}, {"wan_against": 0}, {"wan_missing": 1.5},
+                                      {"flower_doubt": 0.6}, {"flower_against": 0}])
 def test_settings_are_validated(settings):
     with pytest.raises(ValueError, match="characters"):
         CharacterSettings(**settings)
@@ -216,7 +220,7 @@ def test_backend_asks_only_about_unsure_characters(gate):
     with_reader = TileDetector(SHIPPED).stages
     without = TileDetector(SHIPPED, characters=False).stages
     assert with_reader.characters is not None and without.characters is None
-    with_reader.characters = replace(with_reader.characters, gate=gate, wan_doubt=0)  # the 萬 check: its own test
+    with_reader.characters = replace(with_reader.characters, gate=gate, wan_doubt=0, flower_doubt=0)  # own tests
     boxes, _ = without.find_tiles(loaded)
     plain = without.classify(loaded.pixels, boxes)
     second = with_reader.classify(loaded.pixels, boxes)
@@ -345,7 +349,7 @@ def test_a_bad_characters_entry_in_meta_is_refused(tmp_path, entry, message):
         assert TileDetector(tmp_path, characters=False).stages.characters is None
 
 
-WAN_ON = CharacterSettings(wan_doubt=0.05, wan_seen=0.1, wan_against=0.05, wan_missing=0.3)
+WAN_ON = CharacterSettings(wan_doubt=0.05, mark_seen=0.1, wan_against=0.05, wan_missing=0.3)
 
 
 @pytest.mark.parametrize(
@@ -359,8 +363,8 @@ WAN_ON = CharacterSettings(wan_doubt=0.05, wan_seen=0.1, wan_against=0.05, wan_m
         (WAN_ON, probs_of(**{"E": 0.6, "N": 0.4}), False),
     ],
 )
-def test_wan_doubted(settings, probs, read):
-    assert wan_doubted(probs, settings).tolist() == [read]
+def test_in_doubt_about_wan(settings, probs, read):
+    assert in_doubt(probs, WAN.classes, settings.wan_doubt).tolist() == [read]
 
 
 @pytest.mark.parametrize(
@@ -373,7 +377,7 @@ def test_wan_doubted(settings, probs, read):
     ],
 )
 def test_weigh_wan_moves_probability_between_wan_tiles_and_the_rest(wan, expected):
-    weighed = weigh_wan(probs_of(**{"9m": 0.6}), np.array([wan]), WAN_ON)
+    weighed = weigh_seen(probs_of(**{"9m": 0.6}), np.array([wan >= 0.1]), WAN.classes, 0.05, 0.3)
     for name, p in expected.items():
         assert weighed[0, CLASS_NAMES.index(name)] == pytest.approx(p, rel=1e-5)
     assert weighed.sum() == pytest.approx(1.0)
@@ -382,7 +386,7 @@ def test_weigh_wan_moves_probability_between_wan_tiles_and_the_rest(wan, expecte
 def test_weigh_wan_keeps_the_order_within_each_side():
     probs = probs_of(**{"9m": 0.3, "5m": 0.2, "1s": 0.25, "E": 0.1})
     for wan in (0.0, 1.0):
-        weighed = weigh_wan(probs, np.array([wan]), WAN_ON)
+        weighed = weigh_seen(probs, np.array([wan >= 0.1]), WAN.classes, 0.05, 0.3)
         assert weighed[0, CLASS_NAMES.index("9m")] > weighed[0, CLASS_NAMES.index("5m")]
         assert weighed[0, CLASS_NAMES.index("1s")] > weighed[0, CLASS_NAMES.index("E")]
 
@@ -404,11 +408,11 @@ def test_reader_sees_wan_on_wan_tiles_only():
             framed = cv2.copyMakeBorder(face, pad_y, pad_y, pad_x, pad_x, cv2.BORDER_CONSTANT, value=(40, 90, 40))
             crops.append(cv2.resize(framed, (CROP_SIZE, CROP_SIZE), interpolation=cv2.INTER_AREA))
             truth.append(kind)
-    seen = reader.wan_scores(np.stack(crops)) >= WAN_ON.wan_seen
+    seen = reader.mark_scores(np.stack(crops), WAN) >= WAN_ON.mark_seen
     wan = np.array(truth) < 9
     assert seen[wan].mean() >= 0.6  # measured 0.75; real sets 0.7-0.9 (benchmarks/results/wan_check.md)
     assert not seen[~wan].any()
-    assert reader.wan_scores(np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)).shape == (0,)
+    assert reader.mark_scores(np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8), WAN).shape == (0,)
 
 
 @needs_recognizer
@@ -425,12 +429,40 @@ def test_backend_weighs_only_the_tiles_in_doubt_about_wan():
     stages = TileDetector(SHIPPED).stages
     plain = TileDetector(SHIPPED, characters=False).stages
     boxes, _ = plain.find_tiles(loaded)
-    stages.characters = replace(stages.characters, wan_doubt=0)
+    stages.characters = replace(stages.characters, wan_doubt=0, flower_doubt=0)
     off = stages.classify(loaded.pixels, boxes)
     stages.characters = replace(stages.characters, wan_doubt=0.02)
     on = stages.classify(loaded.pixels, boxes)
-    doubted = wan_doubted(plain.classify(loaded.pixels, boxes), stages.characters)
+    doubted = in_doubt(plain.classify(loaded.pixels, boxes), WAN.classes, stages.characters.wan_doubt)
     assert doubted.any() and not doubted.all()
     np.testing.assert_array_equal(on[~doubted], off[~doubted])
     assert not np.allclose(on[doubted], off[doubted])
     np.testing.assert_allclose(on.sum(1), 1, atol=1e-5)
+
+
+@pytest.mark.parametrize(
+    ("settings", "checks"),
+    [
+        (CharacterSettings(), []),
+        (CharacterSettings(wan_doubt=0.1), [(WAN, 0.1, 0.05, 0.3)]),
+        (CharacterSettings(wan_doubt=0.1, flower_doubt=0.05, flower_against=0.2), [(WAN, 0.1, 0.05, 0.3),
+                                                                                   (FLOWER, 0.05, 0.2, 1.0)]),
+    ],
+)
+def test_mark_checks_are_the_ones_switched_on(settings, checks):
+    assert mark_checks(settings) == checks
+
+
+@pytest.mark.parametrize(
+    ("seen", "expected"),
+    [
+        (True, {"flower": 0.3 / (0.3 + 0.05 * 0.7), "1s": 0.05 * 0.6 / (0.3 + 0.05 * 0.7)}),
+        (False, {"flower": 0.3, "1s": 0.6}),  # a flower's name is often not read: not seeing it moves nothing
+    ],
+)
+def test_a_flower_name_seen_makes_a_flower(seen, expected):
+    probs = probs_of(**{"1s": 0.6, "E": 0.1})  # and 0.3 on flower
+    assert in_doubt(probs, FLOWER.classes, 0.05).tolist() == [True]
+    weighed = weigh_seen(probs, np.array([seen]), FLOWER.classes, 0.05, 1.0)
+    for name, p in expected.items():
+        assert weighed[0, CLASS_NAMES.index(name)] == pytest.approx(p, rel=1e-5)

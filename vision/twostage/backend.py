@@ -43,7 +43,9 @@ With a characters/ folder (meta "characters", since 0.11.0), a tile the classifi
 Chinese character (a 萬 numeral, wind or dragon) is also read by a general text recognizer, which re-weighs the
 classifier's probabilities among those classes (vision.twostage.characters). Before that, with characters.wan_doubt
 above 0 (since 0.18.4), a tile the classifier cannot tell to be a 萬 tile or not is read for 萬 on its lower half:
-seen, it is a 萬 tile; not seen, likely not (a bird or a flower the classifier took for 9m).
+seen, it is a 萬 tile; not seen, likely not (a bird or a flower the classifier took for 9m). With
+characters.flower_doubt above 0 (since 0.18.5), a tile that may be a flower is read for a flower's name: seen, it is
+one.
 
 A detection's class is the classifier's best class and its confidence is detector confidence x classifier
 probability, that probability counted as at least classifier.face_floor (0.35 since 0.12.0; 0 when meta has none).
@@ -73,8 +75,8 @@ import numpy as np
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import LoadedImage
-from vision.twostage.characters import (CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, needs_reading,
-                                        wan_doubted, weigh, weigh_wan)
+from vision.twostage.characters import (CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, in_doubt,
+                                        mark_checks, needs_reading, weigh, weigh_seen)
 from vision.twostage.crops import cut_tile
 from vision.twostage.deskew import MAX_GROWTH, level_view
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
@@ -275,10 +277,12 @@ class TwoStageNetworks:
             probs[unsure] = (probs[unsure] + (looks - 1) * again) / looks
         if self.characters is None:
             return probs
-        doubted = wan_doubted(probs, self.characters)
-        if doubted.any():
-            sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[doubted]])
-            probs[doubted] = weigh_wan(probs[doubted], self.reader.wan_scores(sharp), self.characters)
+        for mark, band, against, missing in mark_checks(self.characters):  # the 萬 and flower checks
+            doubted = in_doubt(probs, mark.classes, band)
+            if doubted.any():
+                sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[doubted]])
+                seen = self.reader.mark_scores(sharp, mark) >= self.characters.mark_seen
+                probs[doubted] = weigh_seen(probs[doubted], seen, mark.classes, against, missing)
         asked = self.asks_reader(probs, detector_conf)
         if asked.any():
             sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[asked]])

@@ -27,6 +27,10 @@ and on under 2 % of the other tiles (0 % of the generated; session 30, work note
 So a tile the classifier doubts is a 萬 tile (their total between wan_doubt and 1 - wan_doubt) moves toward the 萬
 classes when 萬 is seen and away from them when it is not, which undoes the classifier's favourite mistake on an
 unseen set: a bird (1s) or a flower read as 9m.
+
+The flower check (``flower_doubt`` > 0) asks the same of a flower tile's name (春 夏 秋 冬 梅 蘭 竹 菊): seen, the tile
+is a flower. Not seeing one proves nothing (a name is read on 20-48 % of flowers), so only a name seen moves
+probability, toward `flower` (benchmarks/results/candidate_0.18.5/flower_seen.md).
 """
 
 from __future__ import annotations
@@ -48,9 +52,24 @@ CHARACTER_CLASSES = np.array([CLASS_NAMES.index(name) for name in CHARACTERS])
 # characters (a framed 白 the classifier took for 西 gets its name back) but does not make the recognizer be asked.
 READINGS = {**CHARACTERS, "P": "回口"}
 READ_CLASSES = np.array([CLASS_NAMES.index(name) for name in READINGS])
-WAN = "萬万"  # below the numeral on every 萬 tile, and on no other tile
 WAN_CLASSES = np.array([CLASS_NAMES.index(f"{n}m") for n in range(1, 10)])
-WAN_BANDS = ((0.45, 0.95), (0.40, 0.90), (0.50, 0.97))
+FLOWER_CLASSES = np.array([CLASS_NAMES.index("flower")])
+
+
+@dataclass(frozen=True)
+class Mark:
+    """Characters that tiles of some classes carry and no other tile does, and the bands of the face they lie in."""
+
+    characters: str
+    classes: np.ndarray
+    bands: tuple[tuple[float, float], ...]
+
+
+# 萬 (or 万) below the numeral on every 萬 tile
+WAN = Mark("萬万", WAN_CLASSES, ((0.45, 0.95), (0.40, 0.90), (0.50, 0.97)))
+# a flower tile's name, in a corner or across the face: read on 42 / 20 / 48 % of cmd's / gleitz's / ffalt's flowers,
+# on 0-2 % of their birds (1s) and 0.3 % of other tiles (session 30, benchmarks/results/candidate_0.18.5/flower_seen.md)
+FLOWER = Mark("春夏秋冬梅蘭兰竹菊", FLOWER_CLASSES, ((0.03, 0.97), (0.08, 0.35), (0.05, 0.40), (0.60, 0.95), (0.0, 0.30)))
 CROP_SIZE = 128  # the recognizer reads 48 px high lines; a numeral band of a 64 px crop is 17 px
 WHOLE_FACE = (0.03, 0.97)
 # two bands: a third (0.12-0.36) read 0.1-0.2 points more tiles on the proxy for a third more time (session 11)
@@ -76,20 +95,24 @@ class CharacterSettings:
     # recognizer_precision.md); other CPUs and ONNX Runtime run f32
     openvino_precision: str = "f32"
     # The 萬 check (off at 0): a tile with between wan_doubt and 1 - wan_doubt of its probability on 1m-9m is read
-    # for 萬 on its lower half. Seen (score >= wan_seen), every other class is weighed by wan_against; not seen, the
+    # for 萬 on its lower half. Seen (score >= mark_seen), every other class is weighed by wan_against; not seen, the
     # nine 萬 classes are weighed by wan_missing (萬 is read on 70-90 % of 萬 tiles, on under 2 % of the others)
     wan_doubt: float = 0.0
-    wan_seen: float = 0.1
     wan_against: float = 0.05
     wan_missing: float = 0.3
+    # The flower check (off at 0), the same for a flower tile's name; seen, it is a flower. Not seen says little
+    # (a name is read on only 20-48 % of flowers), so nothing moves then
+    flower_doubt: float = 0.0
+    flower_against: float = 0.05
+    mark_seen: float = 0.1
 
     def __post_init__(self) -> None:
         if not 0 < self.gate <= 1 or not 0 <= self.kind_mass <= 1 or not 0 < self.floor <= 1:
             raise ValueError(f"characters: gate in (0, 1], kind_mass in [0, 1], floor in (0, 1]; got {self}")
-        if not 0 <= self.wan_doubt < 0.5 or not 0 < self.wan_seen <= 1 or not 0 < self.wan_against <= 1 \
-                or not 0 < self.wan_missing <= 1:
-            raise ValueError("characters: wan_doubt in [0, 0.5), wan_seen, wan_against and wan_missing in (0, 1]; "
-                             f"got {self}")
+        if not 0 <= self.wan_doubt < 0.5 or not 0 <= self.flower_doubt < 0.5 or not all(
+                0 < value <= 1 for value in (self.mark_seen, self.wan_against, self.wan_missing, self.flower_against)):
+            raise ValueError("characters: wan_doubt and flower_doubt in [0, 0.5), mark_seen, wan_against, wan_missing "
+                             f"and flower_against in (0, 1]; got {self}")
         if not isinstance(self.decisive_only, bool):
             raise ValueError(f"characters: decisive_only must be true or false, not {self.decisive_only!r}")
         from vision.detector import OPENVINO_PRECISIONS  # vision.detector imports this module
@@ -155,22 +178,30 @@ def weigh(probs: np.ndarray, scores: np.ndarray, floor: float) -> np.ndarray:
     return probs
 
 
-def wan_doubted(probs: np.ndarray, settings: CharacterSettings) -> np.ndarray:
-    """(N,) which tiles of (N, 36) probabilities the 萬 check reads: those in doubt whether they are 萬 tiles."""
-    if settings.wan_doubt <= 0 or not len(probs):
+def mark_checks(settings: CharacterSettings) -> list[tuple[Mark, float, float, float]]:
+    """The checks switched on: (mark, doubt band, weight of the other classes when seen, of its classes when not)."""
+    checks = [(WAN, settings.wan_doubt, settings.wan_against, settings.wan_missing),
+              (FLOWER, settings.flower_doubt, settings.flower_against, 1.0)]
+    return [check for check in checks if check[1] > 0]
+
+
+def in_doubt(probs: np.ndarray, classes: np.ndarray, band: float) -> np.ndarray:
+    """(N,) the tiles of (N, 36) probabilities with between band and 1 - band of their probability on `classes`."""
+    if band <= 0 or not len(probs):
         return np.zeros(len(probs), bool)
-    mass = np.asarray(probs, np.float32)[:, WAN_CLASSES].sum(1)
-    return (mass >= settings.wan_doubt) & (mass <= 1 - settings.wan_doubt)
+    mass = np.asarray(probs, np.float32)[:, classes].sum(1)
+    return (mass >= band) & (mass <= 1 - band)
 
 
-def weigh_wan(probs: np.ndarray, wan: np.ndarray, settings: CharacterSettings) -> np.ndarray:
-    """(N, 36) probabilities re-weighed by the (N,) 萬 scores, their total kept."""
+def weigh_seen(probs: np.ndarray, seen: np.ndarray, classes: np.ndarray, against: float, missing: float) -> np.ndarray:
+    """(N, 36) probabilities, their total kept, where a mark of `classes` was seen (N,) or not: seen, every other
+    class is weighed by `against`; not seen, `classes` are weighed by `missing`."""
     probs = np.array(probs, np.float32)
-    seen = np.asarray(wan) >= settings.wan_seen
+    seen = np.asarray(seen, bool)
     weights = np.ones_like(probs)
-    weights[seen] = settings.wan_against
-    weights[np.ix_(seen, WAN_CLASSES)] = 1
-    weights[np.ix_(~seen, WAN_CLASSES)] = settings.wan_missing
+    weights[seen] = against
+    weights[np.ix_(seen, classes)] = 1
+    weights[np.ix_(~seen, classes)] = missing
     weighed = probs * weights
     return weighed * (probs.sum(1, keepdims=True) / weighed.sum(1, keepdims=True))
 
@@ -242,7 +273,7 @@ class CharacterReader:
         if missing:
             raise ValueError(f"{path}: its dictionary lacks {''.join(missing)}")
         self._columns = [[index[c] for c in chars if c in index] for chars in READINGS.values()]
-        self._wan = [index[c] for c in WAN if c in index]
+        self._marks = {mark.characters: [index[c] for c in mark.characters if c in index] for mark in (WAN, FLOWER)}
 
     def scores(self, crops: np.ndarray) -> np.ndarray:
         """(N, 16) how surely each (N, S, S, 3) RGB crop shows each reading, 0-1, in READINGS order."""
@@ -251,11 +282,11 @@ class CharacterReader:
         peaks = self._peaks(crops, (WHOLE_FACE, *NUMERAL_BANDS))
         return np.stack([peaks[:, columns].max(1) for columns in self._columns], 1)
 
-    def wan_scores(self, crops: np.ndarray) -> np.ndarray:
-        """(N,) how surely each (N, S, S, 3) RGB crop shows 萬 (or 万) on its lower half, 0-1."""
+    def mark_scores(self, crops: np.ndarray, mark: Mark) -> np.ndarray:
+        """(N,) how surely each (N, S, S, 3) RGB crop shows one of the mark's characters in its bands, 0-1."""
         if not len(crops):
             return np.zeros(0, np.float32)
-        return self._peaks(crops, WAN_BANDS)[:, self._wan].max(1)
+        return self._peaks(crops, mark.bands)[:, self._marks[mark.characters]].max(1)
 
     def _peaks(self, crops: np.ndarray, bands) -> np.ndarray:
         """(N, dictionary) each character's best probability at any position of any of the crops' lines."""

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Candidate 0.18.4: 0.18.3's files with the 萬 check on (meta characters.wan_doubt 0.1; wan_seen 0.1, wan_against
+# Candidate 0.18.4: 0.18.3's files with the 萬 check on (meta characters.wan_doubt 0.1; wan_seen (since renamed mark_seen) 0.1, wan_against
 # 0.05, wan_missing 0.3, the defaults). The hold-out proxy was read first (work/exp30/wan_proxy.sh and
 # wan_gentle.sh -> ../wan_check*.md) and the evidence behind the check is ../wan_seen.md. Then cmd val and generated
 # seeds 31 / 39 (candidate_eval.py) and the phone-photo backends check; per-photo latency and batch throughput beside

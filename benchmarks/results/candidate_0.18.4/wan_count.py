@@ -16,8 +16,8 @@ with tempfile.TemporaryDirectory() as tmp:
     det = TileDetector(tmp)
     counts = {"wan": 0, "chars": 0}
     reader = det.stages.reader
-    wan_scores, scores = reader.wan_scores, reader.scores
-    reader.wan_scores = lambda c: (counts.__setitem__("wan", counts["wan"] + len(c)), wan_scores(c))[1]
+    mark_scores, scores = reader.mark_scores, reader.scores
+    reader.mark_scores = lambda c, mark: (counts.__setitem__("wan", counts["wan"] + len(c)), mark_scores(c, mark))[1]
     reader.scores = lambda c: (counts.__setitem__("chars", counts["chars"] + len(c)), scores(c))[1]
     photos = sorted(Path("/work/shared/datasets/cmd/images/val").iterdir())
     tiles = 0
