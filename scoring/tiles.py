@@ -109,8 +109,11 @@ def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
             pending.clear()
         elif ch in HONOR_LETTERS:
             if pending:
-                _raise_pending(text, pending)
+                _raise_pending(text, pending, ch)
             tiles.append(27 + HONOR_LETTERS.index(ch))
+        elif ch in "MZ":
+            raise TileParseError(f"suit letter {ch!r} at position {pos}: suit letters are lower case ({ch.lower()!r})",
+                                 text, pos)
         else:
             raise TileParseError(
                 f"unexpected character {ch!r} at position {pos}: use digits with m/p/s/z, or E S W N C F P", text, pos
@@ -122,9 +125,13 @@ def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
     return tiles
 
 
-def _raise_pending(text: str, pending: list[tuple[int, int]]) -> None:
+def _raise_pending(text: str, pending: list[tuple[int, int]], honour: str | None = None) -> None:
     digit, pos = pending[-1]
-    raise TileParseError(f"digit '{digit}' at position {pos} has no suit letter (m, p, s or z) after it", text, pos)
+    hint = f"; suit letters are lower case ('{honour}' is {HONOUR_WORDS[honour]})" if honour in HONOUR_WORDS else ""
+    raise TileParseError(f"digit '{digit}' at position {pos} has no suit letter (m, p, s or z) after it{hint}", text, pos)
+
+
+HONOUR_WORDS = {"S": "South", "P": "白, the white dragon"}  # the honour letters a suit letter is mistyped as
 
 
 def check_copy_limit(tiles: Iterable[int]) -> None:

@@ -314,3 +314,14 @@ def test_compare_with_a_folder_that_is_no_model_is_a_usage_error(tmp_path, via_e
     result = CliRunner().invoke(app, [*args, "--data", str(tmp_path)])
     assert result.exit_code == 2, result.output
     assert "not a model directory" in result.output and "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", ["models", "rollback"])
+def test_a_models_dir_that_is_not_there_is_refused(tmp_path, command):
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    result = CliRunner().invoke(app, [command, "--models-dir", str(tmp_path / "modles")])
+    assert result.exit_code == 2 and "no such folder" in result.output
+    assert not (tmp_path / "modles").exists()

@@ -54,6 +54,10 @@ def test_parse(text: str, kinds: list[int]) -> None:
         ("12E", 1, "'2'"),
         ("1m 2", 3, "'2'"),
         ("1m 中", 3, "'中'"),
+        # an upper-case suit letter gets told so (S and P are honours: South and 白)
+        ("123M", 3, "suit letters are lower case ('m')"),
+        ("234S", 2, "suit letters are lower case ('S' is South)"),
+        ("5P", 0, "('P' is 白, the white dragon)"),
     ],
 )
 def test_parse_errors_name_character_and_position(text: str, position: int, fragment: str) -> None:

@@ -177,6 +177,7 @@ def rollback(models_dir: Path = typer.Option(None, help="models folder (default 
     from vision.registry import RegistryError
     from vision.registry import rollback as run_rollback
 
+    _check_models_dir(models_dir)
     try:
         version = run_rollback(models_dir or MODELS_DIR)
     except RegistryError as exc:
@@ -190,6 +191,7 @@ def models(models_dir: Path = typer.Option(None, help="models folder (default mo
     from mjsnap.paths import MODELS_DIR
     from vision.registry import REGISTRY_FILE, load, save
 
+    _check_models_dir(models_dir)
     folder = models_dir or MODELS_DIR
     registry = load(folder)
     before = (folder / REGISTRY_FILE).read_text() if (folder / REGISTRY_FILE).is_file() else None
@@ -201,6 +203,13 @@ def models(models_dir: Path = typer.Option(None, help="models folder (default mo
         mark = "*" if item.id == registry.current else " "
         scores = ", ".join(f"{k}: mAP50 {v.get('map50')}" for k, v in item.metrics.items() if isinstance(v, dict))
         typer.echo(f"{mark} {item.id:<28} {item.design:<9}  {item.created}  {item.path or '(files gone)'}  {scores}")
+
+
+def _check_models_dir(models_dir: Path | None) -> None:
+    """A --models-dir that is not there is a typo, not an empty registry."""
+    if models_dir is not None and not models_dir.is_dir():
+        typer.echo(f"error: --models-dir {models_dir}: no such folder", err=True)
+        raise typer.Exit(2)
 
 
 def register(app: typer.Typer) -> None:
