@@ -255,3 +255,30 @@ def test_xian_breakdown_says_its_rows_are_successive_bases():
     assert result.exit_code == 0, result.output
     assert "closed wait" in result.output and "win base per payer" in result.output
     assert "each row" in result.output
+
+
+def test_waits_of_a_13_tile_hand_with_what_each_win_scores():
+    result = run("123m456m789m23s55s", "--rules", "weinan", "--waits", "--missing-suit", "p", "--self-draw",
+                 "--winner", "1", "--lang", "en")
+    assert result.exit_code == 0, result.output
+    rows = [line for line in result.output.splitlines() if line.startswith("│")]
+    assert [row.split("│")[1].strip() for row in rows] == ["1s", "4s"]
+    assert all("+3" in row and "self-draw 1" in row for row in rows)
+    lines = [json.loads(line) for line in run("123m456m789m23s55s", "--rules", "shaanxi", "--waits", "--winner", "1",
+                                              "--discarder", "2", "--json").stdout.splitlines()]
+    assert [(line["tile"], line["valid"], line["deltas"][1]) for line in lines] == [("1s", True, 12), ("4s", True, 12)]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["123m456m789m258s5p", "--rules", "xian", "--waits", "--lang", "en"], "not ready"),
+        (["123m456m789m23s55s", "--waits", "--win", "4s"], "leave --win out"),
+        (["123m456m789m23s5s", "--waits"], "wrong tile count"),
+        (["--json-in", "-", "--waits"], "--waits: not used with --json-in"),
+    ],
+)
+def test_waits_input(args, message):
+    result = run(*args, stdin="[]")
+    assert message in result.output, result.output
+    assert result.exit_code == (0 if message == "not ready" else 2)

@@ -4,6 +4,7 @@
     mjsnap score "5m" --rules weinan --win 5m --meld pung:111m@2 --meld kong_concealed:2222s ... --json
     mjsnap score --json-in ../shared/rules/golden.json        # one JSON object per line (docs/score-json.md)
     mjsnap score photo.jpg --rules xian --winner 0            # photo -> hand -> score (mjsnap.pipeline)
+    mjsnap score "123m456m789m234s5s" --rules weinan --waits --missing-suit p --self-draw   # a 13-tile hand's waits
 
 Bad notation or options exit with code 2 and a message; a hand (or photo) that does not win prints why and
 exits 1.
@@ -58,6 +59,8 @@ def score(
     option: list[str] = co.RULE_OPTION,
     lang: str = typer.Option("zh", "--lang", help="zh | en names in the breakdown"),
     as_json: bool = typer.Option(False, "--json", help="print the result as one JSON object"),
+    list_waits: bool = typer.Option(False, "--waits", help="a 13-tile hand (no --win): every tile that completes it, "
+                                    "and what that win would score"),
     json_in: str = typer.Option(None, "--json-in", help="score golden.json-schema cases from FILE or - (stdin)"),
     model: Path = typer.Option(None, "--model", help="photo: model directory (default: models/current)"),
 ) -> None:
@@ -68,7 +71,7 @@ def score(
     if json_in is not None:
         if hand is not None:
             _fail("give either a hand or --json-in, not both")
-        ignored = [name for name in CASE_FIELDS if _given(ctx, name)]
+        ignored = [name for name in CASE_FIELDS if _given(ctx, name)] + ["waits"] * list_waits
         if ignored:
             flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
             _fail(f"{flags}: not used with --json-in, where each case gives its own rule set, hand and context")
@@ -86,7 +89,7 @@ def score(
         robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
     )
     if Path(hand).is_file():
-        unused = [f"--{name}" for name in ("win", "meld") if _given(ctx, name)]
+        unused = [f"--{name}" for name in ("win", "meld") if _given(ctx, name)] + ["--waits"] * list_waits
         if unused:
             _fail(f"{', '.join(unused)}: a photo's tiles, melds and winning tile are read from the photo "
                   "(see docs/photo-layout.md)")
@@ -100,8 +103,13 @@ def score(
     from scoring.scorer import parse_hand
     from scoring.scorer import score as score_hand
 
+    if list_waits:
+        if win is not None:
+            _fail("--waits lists the tiles that complete a 13-tile hand: leave --win out")
+        _print_waits(hand, [_parse_meld(text) for text in meld or []], context, rules, options, lang, as_json)
+        return
     if win is None or not win.strip():
-        _fail("--win is required: the tile that completes the hand (e.g. --win 5p)")
+        _fail("--win is required: the tile that completes the hand (e.g. --win 5p), or --waits for a 13-tile hand")
     try:
         parsed = parse_hand(hand, win, [_parse_meld(text) for text in meld or []], context)
     except HandError as exc:
@@ -127,11 +135,14 @@ LABELS = {
     "zh": {"hand": "手牌", "shapes": "牌型", "scored": "计分牌型", "item": "项目", "value": "分值", "why": "说明",
            "seat": "座位", "total": "合计", "winner": "胡", "dealer": "庄", "not_win": "不能胡",
            "decisions": "规则选择", "warnings": "注意", "base": "每家胡牌基数",
-           "base_why": "每一行取代上一行的基数，不相加；下注和杠另计"},
+           "base_why": "每一行取代上一行的基数，不相加；下注和杠另计", "wait": "听牌", "winner_gets": "胡家得分",
+           "items": "项目", "no_waits": "这手牌不听牌（没有一张牌能胡）"},
     "en": {"hand": "hand", "shapes": "shapes", "scored": "scored as", "item": "item", "value": "value",
            "why": "reason", "seat": "seat", "total": "total", "winner": "winner", "dealer": "dealer",
            "not_win": "no win", "decisions": "rule switches", "warnings": "warnings", "base": "win base per payer",
-           "base_why": "each row replaces the base above it (they do not add up); bets and kongs come on top"},
+           "base_why": "each row replaces the base above it (they do not add up); bets and kongs come on top",
+           "wait": "wait", "winner_gets": "winner gets", "items": "items",
+           "no_waits": "no tile completes this hand (it is not ready)"},
 }
 
 
@@ -182,6 +193,39 @@ def _print_breakdown(result, hand, lang: str) -> None:
             console.print(f"{words[key]}: {'; '.join(getattr(result, key))}")
     if getattr(result, "partial", None):
         console.print(f"[yellow]{result.partial}[/yellow]")
+
+
+def _print_waits(hand: str, melds: list[dict[str, Any]], context: dict[str, Any], rules: str, options, lang: str,
+                 as_json: bool) -> None:
+    """The waits of a 13-tile hand, each with what winning on it would score (one JSON line each with --json)."""
+    from rich.console import Console
+    from rich.table import Table
+
+    from scoring.hand import HandError
+    from scoring.scorer import parse_hand, waits
+
+    try:
+        found = waits(parse_hand(hand, None, melds, context), rules, options)
+    except HandError as exc:
+        _fail(f"bad hand: {exc}")
+    if as_json:
+        for entry in found:
+            typer.echo(jsontext.dumps({"tile": entry["tile"], **entry["result"].to_json()}))
+        return
+    words = LABELS[lang]
+    if not found:
+        typer.echo(words["no_waits"])
+        return
+    table = Table(show_header=True)
+    for column in ("wait", "winner_gets", "items"):
+        table.add_column(words[column], justify="right" if column == "winner_gets" else "left")
+    winner = context.get("winner", 0)
+    for entry in found:
+        result = entry["result"]
+        items = ", ".join(f"{item.zh if lang == 'zh' else item.en} {item.value}" for item in result.items)
+        gets = f"{result.deltas[winner]:+d}" if result.valid and result.deltas is not None else words["not_win"]
+        table.add_row(entry["tile"], gets, items if result.valid else f"{result.error} ({result.reason})")
+    Console().print(table)
 
 
 def _score_json_in(source: str, options) -> None:
