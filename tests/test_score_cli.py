@@ -282,3 +282,18 @@ def test_waits_input(args, message):
     result = run(*args, stdin="[]")
     assert message in result.output, result.output
     assert result.exit_code == (0 if message == "not ready" else 2)
+
+
+@pytest.mark.parametrize(
+    ("args", "note"),
+    [
+        (["--rules", "weinan", "--missing-suit", "p", "--self-draw", "--bets", "1,0,0,0"], "Weinan has no bets"),
+        (["--rules", "shaanxi", "--discarder", "2", "--missing-suit", "m"], "--missing-suit (定缺) is Weinan's"),
+        (["--rules", "shaanxi108", "--discarder", "2", "-o", "shaanxi.variant=136"], "108-tile variant whatever"),
+        (["--rules", "shaanxi108", "--discarder", "2"], None),
+    ],
+)
+def test_context_the_rule_set_has_no_use_for_gets_a_note(args, note):
+    result = run("123m456m789m234s5s", "--win", "5s", "--winner", "1", "--json", *args)
+    json.loads(result.stdout)  # the result itself is printed as always
+    assert (note in result.stderr) if note else "note:" not in result.stderr

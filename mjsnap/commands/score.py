@@ -118,6 +118,7 @@ def score(
 
             typer.echo(json.dumps(invalid_input(rules, exc).to_json(), ensure_ascii=False))
         _fail(f"bad hand: {exc}")
+    _note_unused_context(rules, context, option or [])
     result = score_hand(parsed, rules, options)
     if as_json:
         typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
@@ -281,6 +282,20 @@ def _parse_meld(text: str) -> dict[str, Any]:
             _fail(f"--meld {text!r}: the seat after @ must be 0-3")
         meld["from"] = int(seat)
     return meld
+
+
+def _note_unused_context(rules: str, context: dict[str, Any], option_pairs: list[str]) -> None:
+    """A person's note on stderr (the result is unchanged) for what the rule set has no use for."""
+    notes = []
+    if rules == "weinan" and any(context.get("bets") or ()):
+        notes.append("Weinan has no bets (下注 / 炮子): --bets is not used")
+    if rules != "weinan" and context.get("missing_suit"):
+        notes.append("--missing-suit (定缺) is Weinan's: not used here")
+    variants = [pair.partition("=")[2].strip() for pair in option_pairs if pair.partition("=")[0].strip() == "shaanxi.variant"]
+    if rules == "shaanxi108" and any(value != "108" for value in variants):
+        notes.append("--rules shaanxi108 is the 108-tile variant whatever shaanxi.variant says")
+    for note in notes:
+        typer.echo(f"note: {note}", err=True)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
