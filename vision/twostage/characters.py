@@ -56,7 +56,7 @@ WAN_CLASSES = np.array([CLASS_NAMES.index(f"{n}m") for n in range(1, 10)])
 FLOWER_CLASSES = np.array([CLASS_NAMES.index("flower")])
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # eq=False: one object per mark, compared by identity (classes is an array)
 class Mark:
     """Characters that tiles of some classes carry and no other tile does, and the bands of the face they lie in."""
 
@@ -65,11 +65,6 @@ class Mark:
     bands: tuple[tuple[float, float], ...]
 
 
-# 萬 (or 万) below the numeral on every 萬 tile
-WAN = Mark("萬万", WAN_CLASSES, ((0.45, 0.95), (0.40, 0.90), (0.50, 0.97)))
-# a flower tile's name, in a corner or across the face: read on 42 / 20 / 48 % of cmd's / gleitz's / ffalt's flowers,
-# on 0-2 % of their birds (1s) and 0.3 % of other tiles (session 30, benchmarks/results/candidate_0.18.5/flower_seen.md)
-FLOWER = Mark("春夏秋冬梅蘭兰竹菊", FLOWER_CLASSES, ((0.03, 0.97), (0.08, 0.35), (0.05, 0.40), (0.60, 0.95), (0.0, 0.30)))
 CROP_SIZE = 128  # the recognizer reads 48 px high lines; a numeral band of a 64 px crop is 17 px
 WHOLE_FACE = (0.03, 0.97)
 # two bands: a third (0.12-0.36) read 0.1-0.2 points more tiles on the proxy for a third more time (session 11)
@@ -77,6 +72,12 @@ NUMERAL_BANDS = ((0.08, 0.35), (0.05, 0.40))
 COLUMNS = (0.08, 0.92)
 INPUT_HEIGHT, INPUT_WIDTH = 48, 64
 FILE = "model.onnx"
+
+# 萬 (or 万) below the numeral on every 萬 tile
+WAN = Mark("萬万", WAN_CLASSES, ((0.45, 0.95), (0.40, 0.90), (0.50, 0.97)))
+# a flower tile's name, in a corner or across the face: read on 42 / 20 / 48 % of cmd's / gleitz's / ffalt's flowers,
+# on 0-2 % of their birds (1s) and 0.3 % of other tiles (session 30, benchmarks/results/candidate_0.18.5/flower_seen.md)
+FLOWER = Mark("春夏秋冬梅蘭兰竹菊", FLOWER_CLASSES, (WHOLE_FACE, *NUMERAL_BANDS, (0.60, 0.95), (0.0, 0.30)))
 
 
 @dataclass(frozen=True)
