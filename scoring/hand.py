@@ -80,13 +80,13 @@ class Meld:
             size = 4 if self.type.is_kong else 3
             if len(tiles) != size or len(set(tiles)) != 1:
                 raise HandError(f"{label} is not a {self.type.value}: it needs {size} identical tiles", "bad_meld")
+        if self.from_seat is not None and (isinstance(self.from_seat, bool) or not isinstance(self.from_seat, int)):
+            raise HandError(f"{label}: 'from' is {self.from_seat!r}, not a seat 0-3", "bad_seat")
         if self.from_seat is not None and not 0 <= self.from_seat < N_SEATS:
             raise HandError(f"{label}: 'from' seat {self.from_seat} is out of range 0-3", "bad_seat")
 
     @classmethod
     def parse(cls, type: str, tiles: str | list[int], from_seat: int | None = None) -> Meld:
-        if from_seat is not None and (isinstance(from_seat, bool) or not isinstance(from_seat, int)):
-            raise HandError(f"meld {tiles!r}: 'from' is {from_seat!r}, not a seat 0-3", "bad_seat")
         if not isinstance(tiles, (str, list, tuple)):
             raise HandError(f"meld tiles {tiles!r}: write them as notation, e.g. \"555p\"", "invalid_tiles")
         try:
@@ -146,7 +146,7 @@ class Context:
             object.__setattr__(self, "self_draw", not claimed)
         for name in ("winner", "dealer"):
             seat = getattr(self, name)
-            if not isinstance(seat, int) or not 0 <= seat < N_SEATS:
+            if not 0 <= seat < N_SEATS:  # whole numbers: _check_types
                 raise HandError(f"{name} seat {seat!r} is out of range 0-3", "bad_seat")
         if len(self.bets) != N_SEATS:
             raise HandError(f"bets need one value per seat (4), got {len(self.bets)}", "bad_bets")

@@ -153,13 +153,18 @@ class RuleOptions(BaseModel):
     @classmethod
     def from_pairs(cls, pairs: list[str]) -> RuleOptions:
         """Options from ``key=value`` strings as the CLI takes them."""
-        overrides: dict[str, Any] = {}
-        for pair in pairs:
-            key, sep, value = pair.partition("=")
-            if not sep or not key.strip():
-                raise OptionError(f"option {pair!r} is not key=value (e.g. shaanxi.variant=108)")
-            overrides[key.strip()] = value.strip()
-        return cls().with_overrides(overrides)
+        return cls().with_overrides(overrides_of(pairs))
+
+
+def overrides_of(pairs: list[str]) -> dict[str, str]:
+    """``key=value`` strings as the CLI takes them -> {key: value}, the last of a repeated key winning."""
+    overrides: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise OptionError(f"option {pair!r} is not key=value (e.g. shaanxi.variant=108)")
+        overrides[key.strip()] = value.strip()
+    return overrides
 
 
 class OptionError(ValueError):

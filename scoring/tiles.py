@@ -128,7 +128,8 @@ def parse_tiles(text: str, *, check_copies: bool = True) -> list[int]:
 def _raise_pending(text: str, pending: list[tuple[int, int]], honour: str | None = None) -> None:
     digit, pos = pending[-1]
     hint = f"; suit letters are lower case ('{honour}' is {HONOUR_WORDS[honour]})" if honour in HONOUR_WORDS else ""
-    raise TileParseError(f"digit '{digit}' at position {pos} has no suit letter (m, p, s or z) after it{hint}", text, pos)
+    raise TileParseError(f"digit '{digit}' at position {pos} has no suit letter (m, p, s or z) after it{hint}", text,
+                         pos)
 
 
 HONOUR_WORDS = {"S": "South", "P": "白, the white dragon"}  # the honour letters a suit letter is mistyped as

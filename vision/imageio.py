@@ -11,6 +11,7 @@ import io
 import math
 import sys
 import warnings
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -97,9 +98,7 @@ def _open(source: ImageSource) -> Image.Image:
     else:
         handle = source
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
-            warnings.simplefilter("ignore", UserWarning)  # notes on skipped metadata tags: nothing to act on
+        with _pillow_quiet():
             return _pil_open(handle)
     except UnidentifiedImageError:
         raise ImageReadError(f"{name}: not a readable image (expected {SUPPORTED})") from None
@@ -111,12 +110,21 @@ def _open(source: ImageSource) -> Image.Image:
         raise ImageReadError(f"{name}: damaged or truncated image ({exc})") from None
 
 
+@contextmanager
+def _pillow_quiet():
+    """Pillow's warnings we have answered: the decompression-bomb one above MAX_IMAGE_PIXELS (the limit is ours) and
+    its notes on skipped metadata tags (nothing to act on)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
 def upright(image: Image.Image) -> Image.Image:
     """The image turned as its EXIF orientation says. Damaged EXIF (a tag of the wrong type, a cut-off block) makes
     Pillow's exif_transpose fail while rewriting the EXIF; the pixels are fine, so they are turned without it, or
     left as stored when not even the orientation can be read."""
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)  # Pillow's notes on skipped EXIF tags: nothing to act on
+    with _pillow_quiet():
         try:
             return ImageOps.exif_transpose(image)
         except Exception:  # noqa: BLE001 - any EXIF parser failure; the pixels do not depend on it
@@ -171,8 +179,7 @@ def read_image(source: ImageSource, max_side: int | None = WORKING_MAX_SIDE) -> 
                 factor = max_side / max(stored_w, stored_h)
                 image.draft("RGB", (math.ceil(stored_w * factor), math.ceil(stored_h * factor)))
                 drafted = image.size
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with _pillow_quiet():
                 rgb = np.asarray(_to_rgb(upright(image)))
         except Image.DecompressionBombError as exc:
             raise ImageReadError(f"{_name(source)}: image too large to read safely ({exc})") from None

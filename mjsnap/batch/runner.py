@@ -92,8 +92,8 @@ class Planner:
         # The photo each content hash was first recorded as; later paths with that hash are duplicates. A path whose
         # file has changed since no longer holds its old content (a photo moved away still does: its record stands).
         self.first_path_of: dict[str, str] = {}
-        for record in latest.values():
-            if record["status"] != "duplicate" and record.get("sha256") and not _changed(record):
+        for path, record in latest.items():
+            if record["status"] != "duplicate" and record.get("sha256") and _unchanged(path, record.get("bytes")):
                 self.first_path_of.setdefault(record["sha256"], record["path"])
         # A duplicate stands while the photo it copies still holds that content; else it is planned again
         self.duplicate_of = {path: (r.get("sha256"), r.get("duplicate_of")) for path, r in latest.items()
@@ -109,13 +109,7 @@ class Planner:
             sha, first = self.duplicate_of[str(photo)]
             if self.first_path_of.get(sha) != first:
                 return False
-        size = self.done[str(photo)]
-        if size is None:
-            return True
-        try:
-            return photo.stat().st_size == size
-        except OSError:
-            return True  # recorded once; now unreadable: leave its record alone
+        return _unchanged(photo, self.done[str(photo)])
 
     def _record(self, **fields: Any) -> None:
         self.write(PhotoRecord(ruleset=self.settings.ruleset, **fields).model_dump(mode="json"))
@@ -145,12 +139,15 @@ class Planner:
             yield PhotoTask(path, sha, size, self.settings.ruleset, context, str(sidecar) if sidecar else None)
 
 
-def _changed(record: dict[str, Any]) -> bool:
-    """Whether the recorded photo's file is there with another size than it had (missing: moved, not changed)."""
+def _unchanged(path: str | Path, size: int | None) -> bool:
+    """Whether a recorded photo still has the size it was recorded with. A file now missing or unreadable counts as
+    unchanged (moved away, or unreadable since: its record stands), and so does one recorded without a size."""
+    if size is None:
+        return True
     try:
-        return record.get("bytes") is not None and Path(record["path"]).stat().st_size != record["bytes"]
+        return Path(path).stat().st_size == size
     except OSError:
-        return False
+        return True
 
 
 def _load_earlier(settings: BatchSettings, stats: RunStats) -> list[dict[str, Any]]:

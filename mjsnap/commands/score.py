@@ -23,7 +23,6 @@ from mjsnap import jsontext
 from mjsnap.commands import context_options as co
 
 RULES_HELP = "shaanxi | shaanxi108 | xian | weinan | guiyang (partial)"
-PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".heic", ".heif", ".bmp", ".tif", ".tiff", ".gif", ".avif"}
 # what a case of --json-in gives itself; the same options on the command line would be silently unused
 CASE_FIELDS = ("rules", "win", "meld", "self_draw", "winner", "dealer", "discarder", "bets", "kong_replacement",
                "last_tile", "heavenly", "earthly", "robbing_kong", "after_kong_discard", "missing_suit", "lang",
@@ -95,7 +94,9 @@ def score(
                   "(see docs/photo-layout.md)")
         _score_photo(Path(hand), rules, options, context, model)
         return
-    if Path(hand).suffix.lower() in PHOTO_SUFFIXES or "/" in hand or "\\" in hand:
+    from mjsnap.batch.discovery import IMAGE_EXTENSIONS
+
+    if Path(hand).suffix.lower() in IMAGE_EXTENSIONS or "/" in hand or "\\" in hand:
         _fail(f"{hand}: no such file (a photo path), and not hand notation either")
     if model is not None:
         _fail("--model is for scoring a photo; the hand given is notation (or no such file)")
@@ -103,25 +104,26 @@ def score(
     from scoring.scorer import parse_hand
     from scoring.scorer import score as score_hand
 
+    melds = [_parse_meld(text) for text in meld or []]
     if list_waits:
         if win is not None:
             _fail("--waits lists the tiles that complete a 13-tile hand: leave --win out")
-        _print_waits(hand, [_parse_meld(text) for text in meld or []], context, rules, options, lang, as_json)
+        _print_waits(hand, melds, context, rules, options, lang, as_json)
         return
     if win is None or not win.strip():
         _fail("--win is required: the tile that completes the hand (e.g. --win 5p), or --waits for a 13-tile hand")
     try:
-        parsed = parse_hand(hand, win, [_parse_meld(text) for text in meld or []], context)
+        parsed = parse_hand(hand, win, melds, context)
     except HandError as exc:
         if as_json:  # the same object --json-in prints for a bad case, then the usage exit
             from scoring.scorer import invalid_input
 
-            typer.echo(json.dumps(invalid_input(rules, exc).to_json(), ensure_ascii=False))
+            typer.echo(jsontext.dumps(invalid_input(rules, exc).to_json()))
         _fail(f"bad hand: {exc}")
     _note_unused_context(rules, context, option or [])
     result = score_hand(parsed, rules, options)
     if as_json:
-        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        typer.echo(jsontext.dumps(result.to_json()))
     else:
         _print_breakdown(result, parsed, lang)
     if not result.valid:
@@ -248,7 +250,7 @@ def _score_json_in(source: str, options) -> None:
     refused = []
     for number, case in enumerate(cases, start=1):
         result = score_case(case, options)
-        typer.echo(json.dumps(result.to_json(), ensure_ascii=False))
+        typer.echo(jsontext.dumps(result.to_json()))  # an id read from JSON may hold a lone surrogate
         if result.reason in INPUT_ERRORS:
             refused.append(str(result.id if result.id is not None else f"#{number}"))
     if refused:  # each line says why; this says how many, where a person reads (stdout stays JSON lines)
@@ -286,20 +288,21 @@ def _parse_meld(text: str) -> dict[str, Any]:
 
 def _note_unused_context(rules: str, context: dict[str, Any], option_pairs: list[str]) -> None:
     """A person's note on stderr (the result is unchanged) for what the rule set has no use for."""
+    from scoring.options import overrides_of
+
     notes = []
     if rules == "weinan" and any(context.get("bets") or ()):
         notes.append("Weinan has no bets (下注 / 炮子): --bets is not used")
     if rules != "weinan" and context.get("missing_suit"):
         notes.append("--missing-suit (定缺) is Weinan's: not used here")
-    variants = [pair.partition("=")[2].strip() for pair in option_pairs if pair.partition("=")[0].strip() == "shaanxi.variant"]
-    if rules == "shaanxi108" and any(value != "108" for value in variants):
+    if rules == "shaanxi108" and overrides_of(option_pairs).get("shaanxi.variant", "108") != "108":
         notes.append("--rules shaanxi108 is the 108-tile variant whatever shaanxi.variant says")
     for note in notes:
         typer.echo(f"note: {note}", err=True)
 
 
 def _given(ctx: typer.Context, name: str) -> bool:
-    """Whether the option was typed on the command line (typer carries its own click, so its enum is matched by name)."""
+    """Whether the option was typed on the command line (typer carries its own click: its enum is matched by name)."""
     source = ctx.get_parameter_source(name)
     return source is not None and source.name == "COMMANDLINE"
 

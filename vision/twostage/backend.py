@@ -280,14 +280,18 @@ class TwoStageNetworks:
         for mark, band, against, missing in mark_checks(self.characters):  # the 萬 and flower checks
             doubted = in_doubt(probs, mark.classes, band)
             if doubted.any():
-                sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[doubted]])
-                seen = self.reader.mark_scores(sharp, mark) >= self.characters.mark_seen
+                scores = self.reader.mark_scores(self._reader_crops(rgb, boxes[doubted]), mark)
+                seen = scores >= self.characters.mark_seen
                 probs[doubted] = weigh_seen(probs[doubted], seen, mark.classes, against, missing)
         asked = self.asks_reader(probs, detector_conf)
         if asked.any():
-            sharp = np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes[asked]])
-            probs[asked] = weigh(probs[asked], self.reader.scores(sharp), self.characters.floor)
+            probs[asked] = weigh(probs[asked], self.reader.scores(self._reader_crops(rgb, boxes[asked])),
+                                 self.characters.floor)
         return probs
+
+    def _reader_crops(self, rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+        """(N, CROP_SIZE, CROP_SIZE, 3) crops of the boxes for the text recognizer (larger than the classifier's)."""
+        return np.stack([cut_tile(rgb, box, CROP_SIZE, self.margin) for box in boxes])
 
     def asks_reader(self, probs: np.ndarray, detector_conf: np.ndarray | None = None) -> np.ndarray:
         """Mask of the tiles (rows of the classifier's probabilities) the character recognizer is asked about: those

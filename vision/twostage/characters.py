@@ -273,8 +273,11 @@ class CharacterReader:
         missing = [char for chars in READINGS.values() for char in chars[:1] if char not in index]
         if missing:
             raise ValueError(f"{path}: its dictionary lacks {''.join(missing)}")
-        self._columns = [[index[c] for c in chars if c in index] for chars in READINGS.values()]
-        self._marks = {mark.characters: [index[c] for c in mark.characters if c in index] for mark in (WAN, FLOWER)}
+        def columns(chars: str) -> list[int]:  # the dictionary's columns of those of chars it has
+            return [index[c] for c in chars if c in index]
+
+        self._columns = [columns(chars) for chars in READINGS.values()]
+        self._marks = {mark: columns(mark.characters) for mark in (WAN, FLOWER)}
 
     def scores(self, crops: np.ndarray) -> np.ndarray:
         """(N, 16) how surely each (N, S, S, 3) RGB crop shows each reading, 0-1, in READINGS order."""
@@ -287,7 +290,7 @@ class CharacterReader:
         """(N,) how surely each (N, S, S, 3) RGB crop shows one of the mark's characters in its bands, 0-1."""
         if not len(crops):
             return np.zeros(0, np.float32)
-        return self._peaks(crops, mark.bands)[:, self._marks[mark.characters]].max(1)
+        return self._peaks(crops, mark.bands)[:, self._marks[mark]].max(1)
 
     def _peaks(self, crops: np.ndarray, bands) -> np.ndarray:
         """(N, dictionary) each character's best probability at any position of any of the crops' lines."""
