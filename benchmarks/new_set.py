@@ -47,7 +47,8 @@ from mjsnap.dataset.phash import cluster, hash_photo  # noqa: E402
 from mjsnap.labels import data_yaml_text  # noqa: E402
 from mjsnap.paths import shared_dir, shared_tileart  # noqa: E402
 from vision.twostage.finetune import DEFAULT_CLASSIFIER_MINUTES  # noqa: E402
-from vision.evaluate import IMAGE_SUFFIXES, detector_predictor, evaluate, label_path_for, load_labelled_folder  # noqa: E402
+from vision.evaluate import detector_predictor, evaluate, label_path_for, load_labelled_folder  # noqa: E402
+from vision.imageio import DATASET_SUFFIXES  # noqa: E402
 
 RESULTS = REPO / "benchmarks" / "results" / "new_set"
 TILE_CONF = 0.25  # the operating confidence of `mjsnap detect`, as `mjsnap eval` counts tiles
@@ -55,7 +56,7 @@ TILE_CONF = 0.25  # the operating confidence of `mjsnap detect`, as `mjsnap eval
 
 def draw_sessions(pool: Path, seed: int) -> list[list[Path]]:
     """The pool's labelled photos grouped by photo session, in a random order fixed by ``seed``."""
-    photos = sorted(p for p in Path(pool).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES and label_path_for(p).is_file())
+    photos = sorted(p for p in Path(pool).iterdir() if p.suffix.lower() in DATASET_SUFFIXES and label_path_for(p).is_file())
     if not photos:
         raise SystemExit(f"{pool} holds no labelled photos (ultralytics layout: images/<split>, labels/<split>)")
     by_name = {p.stem: p for p in photos}

@@ -22,9 +22,8 @@ from PIL import Image
 from pydantic import BaseModel
 
 from scoring.tiles import CLASS_NAMES
-from vision.imageio import upright
+from vision.imageio import DATASET_SUFFIXES, upright
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp"}
 MATCH_IOU = 0.5
 MAP_IOUS = np.linspace(0.5, 0.95, 10)
 
@@ -57,7 +56,7 @@ def label_path_for(image: Path) -> Path:
 def load_labelled_folder(folder: Path, limit: int | None = None) -> list[LabelledImage]:
     """Every image of an ultralytics image folder with its YOLO labels converted to pixel boxes."""
     folder = Path(folder)
-    images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    images = sorted(p for p in folder.iterdir() if p.suffix.lower() in DATASET_SUFFIXES)
     if not images:
         raise FileNotFoundError(f"{folder} holds no images")
     out = []

@@ -28,6 +28,12 @@ pillow_heif.register_heif_opener()  # HEIC/HEIF through Pillow; libheif applies 
 Image.MAX_IMAGE_PIXELS = 130_000_000
 
 SUPPORTED = "JPEG, PNG, WebP or HEIC"
+# File suffixes of the photos read here (Pillow and pillow-heif): batch, labelling and label import take these.
+PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".jpe", ".png", ".webp", ".heic", ".heif", ".avif", ".gif", ".tif",
+                            ".tiff", ".bmp"})
+# Of those, the ones ultralytics' dataloader also trains on (its IMG_FORMATS), so that evaluation and crop cutting
+# see the same images of a dataset folder as training does.
+DATASET_SUFFIXES = PHOTO_SUFFIXES - {".jpe", ".gif"}
 # Longest side kept after loading: ample detail for 640-px detection and tile crops; a 12 MP JPEG decodes at 1/2.
 WORKING_MAX_SIDE = 1600
 _ORIENTATION_TAG = 0x0112

@@ -16,9 +16,10 @@ from PIL import Image, ImageDraw, ImageFont
 from mjsnap.app import corrections, recognize
 from mjsnap.app.editor import tile_buttons
 from mjsnap.app.i18n import SPLIT_NAMES, label_problem, pick, tile_name, tr
-from mjsnap.dataset.importers import IMAGE_SUFFIXES, dataset_name
+from mjsnap.dataset.importers import dataset_name
 from mjsnap.labels import LabelBox, LabelDataset, LabelError
 from scoring.tiles import BACK, CLASS_NAMES
+from vision.imageio import PHOTO_SUFFIXES
 from vision.imageio import upright as exif_upright
 
 DISPLAY_SIDE = 1024
@@ -27,7 +28,7 @@ def list_photos(folder: Path) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in IMAGE_SUFFIXES)
+    return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES)
 
 
 def picker_label(kind: int, lang: str) -> str:

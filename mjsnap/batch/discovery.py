@@ -11,9 +11,8 @@ import glob
 from collections.abc import Iterable
 from pathlib import Path
 
-# what vision.imageio reads (through Pillow and pillow-heif)
-IMAGE_EXTENSIONS = frozenset({".jpg", ".jpeg", ".jpe", ".png", ".webp", ".heic", ".heif", ".avif", ".gif", ".tif",
-                              ".tiff", ".bmp"})
+from vision.imageio import PHOTO_SUFFIXES
+
 # ISO-BMFF brands of HEIF/HEIC stills as phones write them.
 HEIF_BRANDS = frozenset({b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1", b"avif"})
 SNIFF_BYTES = 16
@@ -41,7 +40,7 @@ def sniff_image_format(head: bytes) -> str | None:
 
 
 def is_photo_candidate(path: Path) -> bool:
-    if path.suffix.lower() in IMAGE_EXTENSIONS:
+    if path.suffix.lower() in PHOTO_SUFFIXES:
         return True
     if path.suffix.lower() == ".json":  # sidecars and our own outputs are never photos
         return False

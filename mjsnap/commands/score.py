@@ -94,9 +94,9 @@ def score(
                   "(see docs/photo-layout.md)")
         _score_photo(Path(hand), rules, options, context, model)
         return
-    from mjsnap.batch.discovery import IMAGE_EXTENSIONS
+    from vision.imageio import PHOTO_SUFFIXES
 
-    if Path(hand).suffix.lower() in IMAGE_EXTENSIONS or "/" in hand or "\\" in hand:
+    if Path(hand).suffix.lower() in PHOTO_SUFFIXES or "/" in hand or "\\" in hand:
         _fail(f"{hand}: no such file (a photo path), and not hand notation either")
     if model is not None:
         _fail("--model is for scoring a photo; the hand given is notation (or no such file)")

@@ -33,10 +33,9 @@ from PIL import Image
 
 from mjsnap.dataset.classes import class_id
 from mjsnap.labels import LabelBox, LabelDataset, LabelError, read_class_names
-from vision.imageio import upright
+from vision.imageio import PHOTO_SUFFIXES, upright
 
 FORMATS = ("labelstudio-json", "labelstudio-yolo", "cvat-yolo", "roboflow-yolo")
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".heic", ".heif"}
 SPLIT_NAMES = {"train": "train", "training": "train", "valid": "val", "val": "val", "validation": "val",
                "test": "val", "default": "train"}
 _LABEL_STUDIO_UPLOAD = re.compile(r"^[0-9a-f]{8}-(.+)$")  # uploads are stored as '<8 hex>-<original name>'
@@ -145,7 +144,7 @@ def _yaml_names(path: Path) -> list[str]:
 
 
 def _yolo_pairs(images: Path, labels: Path) -> Iterator[tuple[Path, Path]]:
-    for image in sorted(p for p in images.rglob("*") if p.suffix.lower() in IMAGE_SUFFIXES):
+    for image in sorted(p for p in images.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES):
         yield image, labels / image.relative_to(images).with_suffix(".txt")
 
 
@@ -207,7 +206,7 @@ def read_yolo_folders(folder: Path, fmt: str, report: ImportReport) -> list[Sour
 def _image_index(images: Path | None) -> dict[str, Path]:
     if images is None:
         return {}
-    return {p.name: p for p in sorted(Path(images).rglob("*")) if p.suffix.lower() in IMAGE_SUFFIXES}
+    return {p.name: p for p in sorted(Path(images).rglob("*")) if p.suffix.lower() in PHOTO_SUFFIXES}
 
 
 def _url_file_name(url: str) -> str:
@@ -230,7 +229,7 @@ def _task_image_url(task: dict) -> str | None:
     if isinstance(data.get("image"), str):
         return data["image"]
     for value in data.values():
-        if isinstance(value, str) and Path(urllib.parse.urlparse(value).path).suffix.lower() in IMAGE_SUFFIXES:
+        if isinstance(value, str) and Path(urllib.parse.urlparse(value).path).suffix.lower() in PHOTO_SUFFIXES:
             return value
     return None
 

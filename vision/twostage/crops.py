@@ -22,7 +22,8 @@ import numpy as np
 from PIL import Image
 
 from scoring.tiles import CLASS_NAMES
-from vision.evaluate import IMAGE_SUFFIXES, label_path_for
+from vision.evaluate import label_path_for
+from vision.imageio import DATASET_SUFFIXES
 from vision.twostage.deskew import level_view
 from vision.imageio import upright
 
@@ -131,7 +132,7 @@ def extract_crops(image_folder: Path, out_dir: Path, settings: CropSettings, see
     """Write crops of every labelled tile of an ultralytics image folder into out_dir/NN_name/; returns counts.
     With a ``leveller``, tiles of slanted rows are cut from the level view, as inference cuts them."""
     image_folder, out_dir = Path(image_folder), Path(out_dir)
-    images = sorted(p for p in image_folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    images = sorted(p for p in image_folder.iterdir() if p.suffix.lower() in DATASET_SUFFIXES)
     if not images:
         raise FileNotFoundError(f"{image_folder} holds no images")
     rng = np.random.default_rng(seed)

@@ -112,9 +112,10 @@ def last_epoch_finished(last: Path) -> bool:
 
 
 def count_photos(data: Path, split: str) -> int:
-    from vision.evaluate import IMAGE_SUFFIXES, val_folders
+    from vision.evaluate import val_folders
+    from vision.imageio import DATASET_SUFFIXES
 
-    return sum(1 for folder in val_folders(data, split) for p in Path(folder).iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    return sum(1 for folder in val_folders(data, split) for p in Path(folder).iterdir() if p.suffix.lower() in DATASET_SUFFIXES)
 
 
 def replay_data(data: Path, run: Path, photos: int, seed: int) -> Path:
