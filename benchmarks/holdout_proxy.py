@@ -4,12 +4,19 @@ given checkpoint (one that never saw the photos' tile set), and its tile errors 
 Shared by benchmarks/generator_ab.py, character_floor.py and classifier_input.py; `settings` change sections of the
 copy's meta.json, e.g. {"classifier": {"imgsz": 96}} or {"characters": {"floor": 0.005}}; `others` are more
 checkpoints read beside it as the copy's classifier_2/, classifier_3/, ... (meta classifier.ensemble).
+
+Run as a script, it makes a candidate that changes reading settings only (benchmarks/results/candidate_*/recipe.sh):
+
+    .venv/bin/python benchmarks/holdout_proxy.py --out work/exp31/model_0.18.6 \
+        --settings '{"characters": {"flower_doubt": 0.1}}' [--base models/current]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
+import sys
 import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -70,3 +77,26 @@ def read_photos(classifier: Path, proxy: Path, data: Path, report: Path, setting
                                       "top_confusions": [[f"{c.true}->{c.predicted}", c.count]
                                                          for c in read.top_confusions]}, indent=1))
     return json.loads(report.read_text())
+
+
+def main() -> None:
+    repo = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(repo))  # run as a script, benchmarks/ comes first and its scoring.py is not the package
+    parser = argparse.ArgumentParser(description="A candidate model directory: a copy of --base with sections of its "
+                                                 "meta.json changed by --settings (an --out already there is replaced).")
+    parser.add_argument("--base", type=Path, default=repo / "models" / "current")
+    parser.add_argument("--out", type=Path, required=True)
+    parser.add_argument("--settings", type=json.loads, required=True, help='e.g. \'{"characters": {"gate": 1.0}}\'')
+    args = parser.parse_args()
+    if not (args.base / "meta.json").is_file():
+        parser.error(f"--base {args.base} is not a model directory (no meta.json)")
+    if args.out.exists():
+        if not (args.out / "meta.json").is_file():
+            parser.error(f"--out {args.out} is there and is not a model directory: not replaced")
+        shutil.rmtree(args.out)
+    derived_model(args.base, args.out, args.settings)
+    print(f"{args.out}: {args.base} with {json.dumps(args.settings)}")
+
+
+if __name__ == "__main__":
+    main()

@@ -58,3 +58,24 @@ def test_a_derived_model_replaces_only_the_named_classifier_and_changes_its_meta
     meta = json.loads((out / "meta.json").read_text())
     assert meta["characters"] == {"gate": 0.97} and meta["classifier"]["imgsz"] == 64
     assert json.loads((base / "meta.json").read_text()) == {"classifier": {"imgsz": 64, "ensemble": ["classifier_2", "classifier_3"]}}
+
+
+def test_the_script_makes_a_candidate_with_changed_settings_and_replaces_only_a_model_directory(tmp_path, monkeypatch,
+                                                                                                capsys) -> None:
+    proxy = _proxy(tmp_path, [])
+    out = tmp_path / "candidate"
+    for settings in ('{"characters": {"flower_doubt": 0.05}}', '{"characters": {"flower_doubt": 0.1}}'):
+        monkeypatch.setattr("sys.argv", ["holdout_proxy.py", "--base", str(proxy), "--out", str(out),
+                                         "--settings", settings])
+        holdout_proxy.main()
+    meta = json.loads((out / "meta.json").read_text())
+    assert meta["characters"] == {"flower_doubt": 0.1} and meta["classifier"]["imgsz"] == 64
+    assert (out / "classifier" / "model.pt").read_text() == "classifier"
+    kept = tmp_path / "notes"
+    (kept / "a.txt").parent.mkdir()
+    (kept / "a.txt").write_text("mine")
+    monkeypatch.setattr("sys.argv", ["holdout_proxy.py", "--base", str(proxy), "--out", str(kept), "--settings", "{}"])
+    with pytest.raises(SystemExit):
+        holdout_proxy.main()
+    assert (kept / "a.txt").read_text() == "mine"
+    assert "not a model directory" in capsys.readouterr().err
