@@ -6,7 +6,7 @@ one-stage model directory (model_openvino/, model.onnx, model.pt), so vision.det
     meta.json   {"design": "two_stage", "classes": [36], "imgsz": <detector imgsz>,
                  "detector": {"imgsz", "files", "openvino_precision"},
                  "classifier": {"imgsz", "batch", "margin", "half_turn_average", "half_turn_below", "face_floor",
-                                "extra_looks", "files",
+                                "extra_looks", "twins", "files",
                                 "ensemble", "ensemble_below", "openvino_precision"},
                  ...}
     detector/   1-class YOLO11n (output (1, 5, anchors))
@@ -35,6 +35,9 @@ under "below" is classified again from crops cut with each of "margins" (the box
 size; the first look uses "margin"), and the looks are averaged: a tile set the classifier has not learnt reads
 better seen a little closer and a little wider (hold-out proxy, tile errors 1,061 -> 1,010 gleitz, 1,082 -> 1,036
 ffalt, 707 -> 679 cmd fold; cmd val 292 -> 284), while a tile it knows is rarely unsure (about one a photo on cmd).
+
+With classifier.twins (since 0.18.6: {"below": 0.9, "likeness": 0.93}), a tile still under "below" after those
+looks is read together with its twins, the tiles of the photo whose face matches its own (vision.twostage.twins).
 
 When the rows of tiles slant in the photo, each tile is classified from a view of the hand turned level
 (``level``, vision.twostage.deskew); the boxes reported are still the first pass's.
@@ -79,6 +82,7 @@ from vision.twostage.characters import (CROP_SIZE, READ_CLASSES, CharacterReader
                                         mark_checks, needs_reading, weigh, weigh_seen)
 from vision.twostage.crops import cut_tile
 from vision.twostage.deskew import MAX_GROWTH, level_view
+from vision.twostage.twins import SURE, faces, pool_twins
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
 DESIGN = "two_stage"
@@ -132,6 +136,11 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
             f"{model_dir}/meta.json: classifier.extra_looks must be {{\"below\": a number in [0, 1], "
             f"\"margins\": a list of numbers in [0, 0.5]}}, not {extra_looks!r}"
         )
+    twins = meta["classifier"].get("twins")
+    if twins is not None and not (isinstance(twins, dict) and set(twins) == {"below", "likeness"}
+                                  and _is_number(twins["below"], 1) and _is_number(twins["likeness"], 1)):
+        raise ValueError(f"{model_dir}/meta.json: classifier.twins must be {{\"below\": a number in [0, 1], "
+                         f"\"likeness\": a number in [0, 1]}}, not {twins!r}")
     below = meta["classifier"].get("ensemble_below", 1.0)
     if not _is_number(below, 1):
         raise ValueError(f"{model_dir}/meta.json: classifier.ensemble_below must be a number in [0, 1], not {below!r}")
@@ -177,6 +186,7 @@ class TwoStageNetworks:
     extra_looks_below, extra_looks_margins = 0.0, ()  # ... and each tile is looked at once
     ensemble_below = 1.0  # ... and every classifier of an ensemble reads every tile
     half_turn_below = 1.0  # ... and, with half_turn_average, every tile is read both ways up
+    twins_below, twins_likeness = 0.0, 1.0  # ... and each tile is read on its own (vision.twostage.twins)
     level_max_growth = MAX_GROWTH  # a level box over this many times the tile's own is not its box (deskew)
 
     def __init__(
@@ -204,6 +214,9 @@ class TwoStageNetworks:
         self.face_floor = float(meta["classifier"].get("face_floor", 0.0))
         extra_looks = meta["classifier"].get("extra_looks") or {"below": 0.0, "margins": []}
         self.extra_looks_below, self.extra_looks_margins = float(extra_looks["below"]), tuple(extra_looks["margins"])
+        twins = meta["classifier"].get("twins") or {}
+        self.twins_below = float(twins.get("below", self.twins_below))
+        self.twins_likeness = float(twins.get("likeness", self.twins_likeness))
         self.conf, self.iou, self.zoom, self.level = conf, iou, zoom, level
         self._detector = self._load("detector", openvino_precision(meta, "detector"))
         folders = ["classifier", *meta["classifier"].get("ensemble", [])]
@@ -275,6 +288,9 @@ class TwoStageNetworks:
             again = self.look(rgb, boxes[unsure], self.extra_looks_margins)
             looks = 1 + len(self.extra_looks_margins)
             probs[unsure] = (probs[unsure] + (looks - 1) * again) / looks
+        if len(boxes) > 1 and (probs.max(1) < self.twins_below).any():
+            sure = np.ones(len(boxes), bool) if detector_conf is None else detector_conf >= SURE
+            probs = pool_twins(probs, faces(rgb, boxes), boxes, sure, self.twins_below, self.twins_likeness)
         if self.characters is None:
             return probs
         for mark, band, against, missing in mark_checks(self.characters):  # the 萬 and flower checks
