@@ -31,6 +31,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
+from benchmarks.character_floor import Reading  # noqa: E402
 from benchmarks.holdout_proxy import read_photos  # noqa: E402
 from scoring.tiles import CLASS_NAMES  # noqa: E402
 from vision.evaluate import labelled_images  # noqa: E402
@@ -78,7 +79,7 @@ def probe_summary(rows: list[tuple[int, int, float, bool]]) -> dict:
 def probe_markdown(result: dict) -> str:
     lines = [f"# Twins in a photo: does a tile's best match share its class? ({result['date']})", "",
              "`benchmarks/twins.py probe`: every labelled tile (face-down ones left out) matched against every other "
-             "tile of its photo on ground-truth boxes (`vision.twostage.twins.likeness`); per threshold, the share of "
+             "tile of its photo on ground-truth boxes (`vision.twostage.twins.likenesses`); per threshold, the share of "
              "tiles whose best match reaches it, how often that match has the tile's class, and the share of tiles "
              f"with another of their class in the photo that find it. No classifier. {result['machine']}.", ""]
     for name, row in result["sets"].items():
@@ -91,14 +92,6 @@ def probe_markdown(result: dict) -> str:
                          f"{cell['found_of_partnered']:.1%} | {pairs} |")
         lines.append("")
     return "\n".join(lines)
-
-
-def parse_reading(text: str) -> tuple[str, Path, Path]:
-    name, _, rest = text.partition("=")
-    data, _, classifier = rest.rpartition(":")
-    if not (name and data and classifier):
-        raise argparse.ArgumentTypeError(f"--reading {text!r}: expected NAME=DATA_YAML:CLASSIFIER_PT")
-    return name, Path(data), Path(classifier)
 
 
 def parse_variant(text: str) -> tuple[float, float]:
@@ -137,7 +130,7 @@ def main() -> None:
     parser.add_argument("mode", choices=("probe", "proxy"))
     parser.add_argument("--set", action="append", default=[], help="probe: NAME=DATA_YAML, repeated")
     parser.add_argument("--split", default="val")
-    parser.add_argument("--reading", action="append", default=[], type=parse_reading,
+    parser.add_argument("--reading", action="append", default=[], type=Reading.parse,
                         help="proxy: NAME=DATA_YAML:CLASSIFIER_PT, repeated")
     parser.add_argument("--variant", action="append", default=[], type=parse_variant, help="proxy: BELOW:LIKENESS")
     parser.add_argument("--proxy", type=Path, default=REPO / "work" / "model_cpu_fold_n")
@@ -157,16 +150,16 @@ def main() -> None:
         args.work.mkdir(parents=True, exist_ok=True)
         variants = [None, *args.variant]
         result.update(proxy=str(args.proxy), variants={variant_name(v): v for v in variants}, readings={})
-        for name, data, classifier in args.reading:
+        for reading in args.reading:
             cells = {}
             for variant in variants:
                 settings = {} if variant is None else {"classifier": {"twins": {"below": variant[0],
                                                                                 "likeness": variant[1]}}}
                 tag = "off" if variant is None else f"{variant[0]:g}_{variant[1]:g}"
-                cells[variant_name(variant)] = read_photos(classifier, args.proxy, data,
-                                                           args.work / f"{name}_{tag}.json", settings)
-                print(name, variant_name(variant), cells[variant_name(variant)]["tile_errors"], flush=True)
-            result["readings"][name] = cells
+                cells[variant_name(variant)] = read_photos(reading.classifier, args.proxy, reading.data,
+                                                           args.work / f"{reading.name}_{tag}.json", settings)
+                print(reading.name, variant_name(variant), cells[variant_name(variant)]["tile_errors"], flush=True)
+            result["readings"][reading.name] = cells
         text = proxy_markdown(result)
     out = RESULTS / (args.out or f"twins_{args.mode}")
     out.with_suffix(".json").write_text(json.dumps(result, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -10,7 +10,7 @@ import pytest
 
 from scoring.tiles import CLASS_NAMES
 from vision.synth.drawn import draw_face, scheme_pool
-from vision.twostage.twins import INNER, SIDE, faces, likeness, likenesses, pool_twins
+from vision.twostage.twins import INNER, SIDE, faces, likenesses, pool_twins
 
 SCHEME = scheme_pool()[0]
 H, W = draw_face(0, SCHEME).shape[:2]
@@ -37,9 +37,10 @@ def test_a_face_matches_its_twin_turned_shifted_and_in_other_light_and_not_a_nei
     rgb, boxes = table("6p", "6p", "7p", "9s", "6s", shifts={1: 3}, turned={1}, shade=True)
     tile_faces = faces(rgb, boxes)
     assert tile_faces.shape == (5, 40, 40)
-    assert likeness(tile_faces[0], tile_faces[1]) >= 0.93
+    alike = likenesses(tile_faces, [0])[0]
+    assert alike[1] >= 0.93
     for other in (2, 3, 4):
-        assert likeness(tile_faces[0], tile_faces[other]) < 0.9
+        assert alike[other] < 0.9
 
 
 def test_likeness_is_the_same_both_ways_round_and_as_opencvs_template_match():
@@ -55,7 +56,7 @@ def test_likeness_is_the_same_both_ways_round_and_as_opencvs_template_match():
                          for face, other in ((tile_faces[i], tile_faces[j]), (tile_faces[j], tile_faces[i]))
                          for turned in (other, other[::-1, ::-1]))
         assert alike[i, j] == pytest.approx(one_by_one, abs=1e-5)
-        assert likeness(tile_faces[i], tile_faces[j]) == pytest.approx(one_by_one, abs=1e-5)
+        assert likenesses(tile_faces[[i, j]], [0])[0, 1] == pytest.approx(one_by_one, abs=1e-5)
 
 
 def _probs(rows: list[dict[str, float]]) -> np.ndarray:

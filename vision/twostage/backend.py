@@ -82,7 +82,7 @@ from vision.twostage.characters import (CROP_SIZE, READ_CLASSES, CharacterReader
                                         mark_checks, needs_reading, weigh, weigh_seen)
 from vision.twostage.crops import cut_tile
 from vision.twostage.deskew import MAX_GROWTH, level_view
-from vision.twostage.twins import SURE, faces, pool_twins
+from vision.twostage.twins import faces, pool_twins
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
 DESIGN = "two_stage"
@@ -289,7 +289,8 @@ class TwoStageNetworks:
             looks = 1 + len(self.extra_looks_margins)
             probs[unsure] = (probs[unsure] + (looks - 1) * again) / looks
         if len(boxes) > 1 and (probs.max(1) < self.twins_below).any():
-            sure = np.ones(len(boxes), bool) if detector_conf is None else detector_conf >= SURE
+            # twins are boxes the reader keeps: an evaluation keeps boxes down to 0.001, often part of a tile
+            sure = np.ones(len(boxes), bool) if detector_conf is None else detector_conf >= ZOOM_CONF
             probs = pool_twins(probs, faces(rgb, boxes), boxes, sure, self.twins_below, self.twins_likeness)
         if self.characters is None:
             return probs

@@ -3,14 +3,15 @@
 A hand holds pairs, pungs and kongs, so most tiles have another of their class in the same photo, printed by the same
 set under the same light. Two such tiles match each other pixel for pixel far better than two different tiles do:
 on ground-truth boxes a tile's best match at normalised correlation >= 0.93 has its class 99.8 % of the time on
-cmd val's real photos and 98.7 / 99.2 % on generated photos of gleitz's / ffalt's art (benchmarks/results/twins_probe.md). Where the classifier is sure of one copy and
-unsure of another (glare, blur, a steep angle), the sure copy's reading is evidence for the unsure one.
+cmd val's real photos and 98.7 / 99.2 % on generated photos of gleitz's / ffalt's art
+(benchmarks/results/twins_probe.md). Where the classifier is sure of one copy and unsure of another (glare, blur, a
+steep angle), the sure copy's reading is evidence for the unsure one.
 
 With classifier.twins {"below": b, "likeness": s}, a tile whose best class is under b is read as the mean of its own
 probabilities and those of every other tile of the photo it matches at >= s (each tile as first read, so the order of
 the tiles does not matter). Only boxes the detector is sure of count as twins, so a reading does not depend on the
-confidence the reader runs at. A match is the best normalised correlation of one tile's centre (32 of 40 px: grey, the rim left out, light and shade
-taken off) anywhere in the other, either way up, taken both ways round.
+confidence the reader runs at. A match is the best normalised correlation of one tile's centre (32 of 40 px: grey,
+the rim left out, light and shade taken off) anywhere in the other, either way up, taken both ways round.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
+from vision.evaluate import box_iou
 from vision.twostage.crops import cut_tile
 
 SIDE = 40  # px of the grey face a tile is matched at
@@ -28,9 +30,7 @@ INNER = 32  # the centre that is looked for in the other tile: boxes a few pixel
 # and sides, which made faint faces match each other (ffalt's generated photos: 82 % of best matches at >= 0.95 had
 # the tile's class whole, 97 % without the rim, 100 % without the rim and the light's slow changes)
 RIM = (0.12, 0.10)
-# Twins are boxes the detector is sure of (an evaluation keeps boxes down to 0.001: doubtful ones are often a part of
-# a tile or two tiles in one) and that do not overlap the tile (neighbours in a row touch)
-SURE = 0.25
+# Twins do not overlap the tile (neighbours in a row touch; a box over the tile is its own duplicate)
 APART_IOU = 0.1
 SHADE_SIGMA = 4.0  # px at SIDE: what a blur this wide keeps is light and shade, not ink, and is taken off
 
@@ -74,23 +74,16 @@ def likenesses(tile_faces: np.ndarray, rows: Sequence[int]) -> np.ndarray:
         it_in_others = np.full(count, -1.0, np.float32)
         for centre in centres[i]:  # one pass over every face at once; windows across two faces are left out
             scores = cv2.matchTemplate(side_by_side, np.ascontiguousarray(centre), cv2.TM_CCOEFF_NORMED)
-            scores = np.pad(scores, ((0, 0), (0, SIDE - 1 - (SIDE - INNER))), constant_values=-1.0)
+            scores = np.pad(scores, ((0, 0), (0, INNER - 1)), constant_values=-1.0)  # to N * SIDE columns
             it_in_others = np.maximum(it_in_others, scores.reshape(shifts, count, SIDE)[:, :, :shifts].max((0, 2)))
         out[n] = np.maximum(others_in_it, it_in_others)
     return out
-
-
-def likeness(a: np.ndarray, b: np.ndarray) -> float:
-    """How alike two faces are (see `likenesses`)."""
-    return float(likenesses(np.stack([a, b]), [0])[0, 1])
 
 
 def pool_twins(probs: np.ndarray, tile_faces: np.ndarray, boxes: np.ndarray, sure: np.ndarray, below: float,
                alike: float) -> np.ndarray:
     """Probabilities with each doubted tile (best class under `below`) averaged with its twins: tiles the detector is
     `sure` of, apart from it (boxes overlapping it are its own duplicates), alike at >= `alike`."""
-    from vision.evaluate import box_iou
-
     doubted = np.flatnonzero(probs.max(1) < below)
     twins = (box_iou(boxes[doubted], boxes) < APART_IOU) & sure & (likenesses(tile_faces, doubted) >= alike)
     twins[np.arange(len(doubted)), doubted] = False
