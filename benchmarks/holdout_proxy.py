@@ -34,6 +34,9 @@ def derived_model(base: Path, out: Path, settings: dict | None = None, classifie
     meta = json.loads((base / "meta.json").read_text())
     for section, values in (settings or {}).items():
         meta[section] = {**meta.get(section, {}), **values}
+    if classifiers and meta["classifier"].get("openvino_precision") == "int8":
+        # a new checkpoint has no INT8 copy (vision.twostage.quantize): its classifiers read in f32
+        meta["classifier"]["openvino_precision"] = "f32"
     left_out = set(classifiers) | set(drop)
     shutil.copytree(base, out, ignore=lambda folder, names: left_out & set(names) if Path(folder) == base else set())
     (out / "meta.json").write_text(json.dumps(meta, indent=1))

@@ -72,10 +72,12 @@ def photo_12mp(seed: int) -> tuple[np.ndarray, bytes]:
 
 
 def openvino_precisions(model_dir: Path, meta: dict, tensor: np.ndarray, repeats: int) -> list[dict]:
-    """Each OpenVINO network alone at each precision (vision.detector.OPENVINO_PRECISIONS), whatever meta ships:
-    the tile detector on the letterboxed photo, a classifier on a full batch of crops (or a one-stage network)."""
-    from vision.detector import OPENVINO_PRECISIONS, _openvino_network
-    from vision.twostage.backend import openvino_precision
+    """Each OpenVINO network alone at each precision (vision.twostage.backend.STAGE_PRECISIONS; int8 where the model
+    has its quantized copy), whatever meta ships: the tile detector on the letterboxed photo, a classifier on a full
+    batch of crops (or a one-stage network)."""
+    from vision.detector import _openvino_network
+    from vision.twostage.backend import STAGE_PRECISIONS, openvino_precision
+    from vision.twostage.quantize import QUANTIZED_FOLDER
 
     if meta.get("design") == "two_stage":
         part = meta["classifier"]
@@ -86,7 +88,9 @@ def openvino_precisions(model_dir: Path, meta: dict, tensor: np.ndarray, repeats
     rows = []
     for stage, (folder, batch) in inputs.items():
         shipped = openvino_precision(meta, stage)
-        for precision in OPENVINO_PRECISIONS:
+        for precision in STAGE_PRECISIONS:
+            if precision == "int8" and not (folder / QUANTIZED_FOLDER).is_dir():
+                continue
             network = _openvino_network(folder, precision)
             rows.append({"stage": stage, "precision": precision, "shipped": precision == shipped,
                          "input": list(batch.shape), **timed(lambda: network(batch), repeats)})

@@ -57,3 +57,20 @@ def write_yolo_dataset(root: Path, splits: dict[str, int], seed: int = 0) -> Pat
             counter += 1
     (root / "data.yaml").write_text(data_yaml_text())
     return root
+
+
+def synthetic_hand_photos(folder: Path, seed: int, count: int, max_tilt: float) -> list:
+    """`count` photos of the synthetic generator (our own drawn faces only, 640-800 px), written to `folder` as PNGs,
+    with their true boxes and classes (vision.evaluate.LabelledImage)."""
+    from vision import evaluate as ev
+    from vision.synth.scene import SynthOptions, make_sample
+
+    options = SynthOptions(imgsz_min=640, imgsz_max=800, max_tilt=max_tilt, tileart=None)
+    photos = []
+    for index in range(count):
+        sample = make_sample(seed, index, options)
+        path = folder / f"{index}.png"
+        Image.fromarray(sample.image).save(path)
+        photos.append(ev.LabelledImage(path, np.array([t.box for t in sample.tiles]).reshape(-1, 4),
+                                       np.array([t.cls for t in sample.tiles])))
+    return photos

@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from scoring.tiles import CLASS_NAMES
 from vision import compare, registry
+from vision.twostage.quantize import QUANTIZED_FOLDER
 from vision.evaluate import ClassMetrics, Confusion, EvalReport
 
 runner = CliRunner()
@@ -131,19 +132,23 @@ def test_identical_weights_are_stored_once(tmp_path):
     assert registry.load(tmp_path).version("v1").path == "versions/v1"
 
 
-@pytest.mark.parametrize("change", ["meta", "characters"])
+@pytest.mark.parametrize("change", ["meta", "characters", "int8"])
 def test_versions_with_the_same_weights_that_read_differently_are_kept_apart(tmp_path, change):
-    """0.11.0 kept 0.10.0's networks and added characters/; 0.12.0 kept them and added reading settings to meta.json.
-    Rolling back to such a version must bring back its settings and files, not another version's with its weights."""
+    """0.11.0 kept 0.10.0's networks and added characters/; 0.12.0 kept them and added reading settings to meta.json;
+    a quantized copy (vision.twostage.quantize) adds INT8 networks made from the same model.pt. Rolling back to such
+    a version must bring back its settings and files, not another version's with its weights."""
     models = tmp_path / "models"
     model_dir(models / "current", "v1", b"", detector=b"det-1", classifier=b"cls-1")
     changed = model_dir(tmp_path / "c2", "v2", b"", detector=b"det-1", classifier=b"cls-1")
     if change == "meta":
         meta = json.loads((changed / "meta.json").read_text())
         (changed / "meta.json").write_text(json.dumps(meta | {"reading": {"face_floor": 0.35}}))
-    else:
+    elif change == "characters":
         (changed / "characters").mkdir()
         (changed / "characters" / "model.onnx").write_bytes(b"recognizer")
+    else:  # another calibration of the same networks, with the same meta.json
+        (changed / "detector" / QUANTIZED_FOLDER).mkdir()
+        (changed / "detector" / QUANTIZED_FOLDER / "model.bin").write_bytes(b"int8")
     registry.install(models, registry.load(models), changed, "v2", data=None, command="", metrics={})
     registry.install(models, registry.load(models), model_dir(tmp_path / "c3", "v3", b"", detector=b"det-1",
                      classifier=b"cls-1"), "v3", data=None, command="", metrics={})

@@ -427,7 +427,7 @@ def test_a_bad_ensemble_below_in_meta_is_refused(below):
 
 
 @pytest.mark.parametrize("stage", ["detector", "classifier"])
-@pytest.mark.parametrize("precision", ["fp16", "int8", 16, None])
+@pytest.mark.parametrize("precision", ["fp16", "int4", "INT8", 16, None])
 def test_an_unknown_openvino_precision_in_meta_is_refused(stage, precision):
     from vision.twostage.backend import check_two_stage_meta
 
@@ -456,6 +456,10 @@ def test_openvino_networks_load_at_the_precision_meta_names_each_stage(tmp_path,
     meta["classifier"]["openvino_precision"] = "bf16"
     TwoStageNetworks(tmp_path, meta, "openvino", 0.25, 0.5, characters=False)
     assert loaded == [("detector", "bf16"), ("classifier", "bf16"), ("classifier_2", "bf16")]
+    loaded.clear()
+    meta["detector"]["openvino_precision"] = meta["classifier"]["openvino_precision"] = "int8"  # since session 32
+    TwoStageNetworks(tmp_path, meta, "openvino", 0.25, 0.5, characters=False)
+    assert loaded == [("detector", "int8"), ("classifier", "int8"), ("classifier_2", "int8")]
 
 
 def test_an_unknown_precision_is_refused_by_the_openvino_loader():

@@ -127,13 +127,17 @@ def openvino_config(core, precision: str, threads: int) -> dict[str, object]:
 
 
 def _openvino_network(model_dir: Path, precision: str = "f32") -> Network:
+    """A network's OpenVINO IR at `precision`: f32 or bf16 (OPENVINO_PRECISIONS) from model_openvino/, or "int8", the
+    quantized copy in model_openvino_int8/ (vision.twostage.quantize) with whatever it left in float run in f32."""
     import openvino as ov
 
     core = ov.Core()
-    config = openvino_config(core, precision, _THREADS)
-    xml_files = sorted((model_dir / "model_openvino").glob("*.xml"))
+    folder = model_dir / ("model_openvino_int8" if precision == "int8" else "model_openvino")
+    config = openvino_config(core, "f32" if precision == "int8" else precision, _THREADS)
+    xml_files = sorted(folder.glob("*.xml"))
     if not xml_files:
-        raise ModelNotFoundError(f"{model_dir / 'model_openvino'}: no OpenVINO model (*.xml) found")
+        hint = "; make it with mjsnap train-two-stage quantize" if precision == "int8" else ""
+        raise ModelNotFoundError(f"{folder}: no OpenVINO model (*.xml) found{hint}")
     model = core.read_model(xml_files[0])
     exported = model.inputs[0].partial_shape
     if exported.rank.is_static and exported[0].is_static and exported[0].get_length() > 1:

@@ -26,6 +26,7 @@ from mjsnap.labels import write_atomic
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
 from vision.twostage.backend import STAGES, ensemble_folders
+from vision.twostage.quantize import QUANTIZED_FOLDER
 
 REGISTRY_FILE = "registry.json"
 CURRENT = "current"
@@ -115,8 +116,10 @@ def digests(model_dir: Path) -> tuple[str, str]:
     digest = hashlib.sha256(weights.encode())
     settings = {key: value for key, value in read_meta(model_dir).items() if key not in DESCRIPTIVE_META}
     digest.update(json.dumps(settings, sort_keys=True).encode())
-    extras = model_dir / "characters"
-    for path in sorted(extras.rglob("*")) if extras.is_dir() else []:
+    # the character recognizer, and the INT8 networks of a quantized model (vision.twostage.quantize): made from
+    # the same model.pt, they read as their calibration made them
+    extras = [model_dir / "characters", *(folder.parent / QUANTIZED_FOLDER for folder in networks(model_dir))]
+    for path in sorted(path for folder in extras if folder.is_dir() for path in folder.rglob("*")):
         if path.is_file():
             digest.update(path.relative_to(model_dir).as_posix().encode() + b"\0" + path.read_bytes())
     return weights, digest.hexdigest()

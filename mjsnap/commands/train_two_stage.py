@@ -1,4 +1,4 @@
-"""`mjsnap train-two-stage crops|detector|classifier|export`: design (b), a tile detector + a crop classifier.
+"""`mjsnap train-two-stage crops|detector|classifier|export|quantize`: design (b), a tile detector + a crop classifier.
 
 Needs the `train` extra (torch, ultralytics). Runs write under work/twostage/ and resume from RUN/weights/last.pt.
 """
@@ -147,6 +147,34 @@ def export(
                                   extra_classifiers=extra_classifier or ())
     except (FileNotFoundError, ValueError) as exc:
         typer.echo(f"mjsnap train-two-stage export: {exc}", err=True)
+        raise typer.Exit(2) from None
+    typer.echo(f"model directory: {folder}")
+
+
+@two_stage_app.command("quantize")
+def quantize(
+    model: Path = typer.Argument(..., help="two-stage model directory to quantize, e.g. models/current"),
+    photos: list[Path] = typer.Option(..., "--photos", help="calibration photos: a folder (searched recursively), a file "
+                                      "or a glob, like those the model will read (repeatable)"),
+    out: Path = typer.Option(..., help="the new model directory (must not exist); compare and promote it as any candidate"),
+    stage: list[str] = typer.Option(["detector"], help="stage to run in INT8: detector, classifier (repeatable; the "
+                                    "classifiers misread more of an unseen tile set in INT8, so by default only the detector)"),
+    limit: int = typer.Option(None, min=1, help="read at most this many of the photos (the first in name order)"),
+    samples: int = typer.Option(600, min=1, help="most calibration inputs per network"),
+    version: str = typer.Option(None, help="the new model's version (default: MODEL's version + '+int8')"),
+) -> None:
+    """Write a copy of MODEL whose tile detector (and, if asked, classifiers) run in INT8 (OpenVINO, NNCF
+    post-training quantization calibrated on the photos): about 1.5x faster networks on a CPU without bf16."""
+    from mjsnap.batch.discovery import discover
+    from vision.twostage.quantize import quantize_two_stage
+
+    try:
+        found = discover(photos)[:limit]
+        folder = quantize_two_stage(model, out, found, stages=stage, max_samples=samples, version=version,
+                                    progress=lambda done, total: typer.echo(f"read {done}/{total}", err=True)
+                                    if done == total or done % 50 == 0 else None)
+    except (FileNotFoundError, FileExistsError, ImportError, ValueError) as exc:  # a bad photo, folder or model
+        typer.echo(f"mjsnap train-two-stage quantize: {exc}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"model directory: {folder}")
 

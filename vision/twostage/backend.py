@@ -65,7 +65,9 @@ detector about 1.7x faster and found as many tiles. 64 px classifiers misread mo
 bf16 (3.6 % more on the hold-out proxy, session 19), so `train-two-stage export` writes f32 for them
 (OPENVINO_PRECISION); 0.18.3's 96 px classifiers read it alike in bf16 (0.16 % more, session 29) and run so. The
 character recognizer's precision is characters.openvino_precision (vision.twostage.characters.CharacterSettings; "f32"
-when absent).
+when absent). A stage may also name "int8" (since 0.18.7): its folders' model_openvino_int8/, quantized with NNCF by
+`mjsnap train-two-stage quantize` (vision.twostage.quantize), on every CPU; the ONNX Runtime and ultralytics backends
+run the f32 networks whatever meta names.
 """
 
 from __future__ import annotations
@@ -102,6 +104,7 @@ ENSEMBLE_BELOW = 0.9
 # (benchmarks/results/candidate_0.14.2/); 0.18.3's 96 px classifiers read alike in bf16 and its meta names it
 # (benchmarks/results/candidate_0.18.3/)
 OPENVINO_PRECISION = {"detector": "bf16", "classifier": "f32"}
+STAGE_PRECISIONS = ("f32", "bf16", "int8")  # what meta may name per stage: vision.detector's OPENVINO_PRECISIONS + int8
 
 
 def openvino_precision(meta: dict, stage: str) -> str:
@@ -151,13 +154,11 @@ def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     missing = [name for name in ensemble if not (Path(model_dir) / name).is_dir()]
     if missing:
         raise ValueError(f"{model_dir}/meta.json: classifier.ensemble names {', '.join(missing)}, which is not there")
-    from vision.detector import OPENVINO_PRECISIONS
-
     for stage in STAGES:
         precision = openvino_precision(meta, stage)
-        if precision not in OPENVINO_PRECISIONS:
+        if precision not in STAGE_PRECISIONS:
             raise ValueError(f"{model_dir}/meta.json: {stage}.openvino_precision must be one of "
-                             f"{', '.join(OPENVINO_PRECISIONS)}, not {precision!r}")
+                             f"{', '.join(STAGE_PRECISIONS)}, not {precision!r}")
     characters = meta.get("characters")
     if characters is not None and not isinstance(characters, dict):
         raise ValueError(f"{model_dir}/meta.json: 'characters' must be an object (gate, kind_mass, floor)")

@@ -9,7 +9,9 @@ settings and every stage that has finished, so an interrupted run continues wher
     RUN/detector/    the 1-class tile detector, fine-tuned from DIR/detector/model.pt (ultralytics; resumable)
     RUN/crops/       tile crops of D's train and val labels at the classifier's input size
     RUN/classifier/  the crop classifier, fine-tuned from DIR/classifier/model.pt for a wall-time budget
-    RUN/model/       the candidate two-stage model directory: what `mjsnap compare` and `mjsnap promote` take
+    RUN/model/       the candidate two-stage model directory: what `mjsnap compare` and `mjsnap promote` take;
+                     where DIR runs stages in INT8 (vision.twostage.quantize), the candidate's are quantized alike,
+                     calibrated on at most CALIBRATION_PHOTOS of the photos it trained on
 
 The crops need not hold every class: a club's photos rarely show all 36, and the classifier starts out knowing them.
 Classes without training crops are recorded in finetune.json (and printed), since fine-tuning can weaken them.
@@ -37,6 +39,7 @@ from vision.twostage.crops import class_folder
 RECORD = "finetune.json"
 CLASSIFIER_SHARE = 0.25  # of --hours, when no classifier budget is given: crops train far faster than photos
 DEFAULT_CLASSIFIER_MINUTES = 10.0  # without --hours
+CALIBRATION_PHOTOS = 200  # INT8 calibration of a candidate: a couple of thousand crops, under two minutes here
 CLASSIFIER_LR = 0.0005  # a quarter of the from-scratch rate: the base classifier is already good
 PER_CLASS_LIMIT = 700  # training crops kept per class and folder, as `mjsnap train-two-stage crops`
 MAX_DEFAULT_REPLAY = 300  # replay photos when --replay is not given: as many as the train photos, at most this
@@ -252,13 +255,36 @@ def run_finetune(job: TwoStageFinetune) -> Path:
             _say(f"the base's other classifiers ({', '.join(meta['classifier']['ensemble'])}) are not fine-tuned: "
                  "the candidate reads with the fine-tuned classifier alone")
         version = f"{job.name}-{datetime.now(timezone.utc).strftime('%Y%m%d%H%M')}"
+        in_int8 = [stage for stage in STAGES if meta[stage].get("openvino_precision") == "int8"]
+        exported = run / ("model_float" if in_int8 else "model")
         export_two_stage(Path(job.stages["detector"]["weights"]), Path(job.stages["classifier"]["weights"]),
-                         run / "model", detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz,
+                         exported, detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz,
                          version=version, train_command=job.command,
                          data=f"{job.data}" + (f" + {job.replay} synthetic photos (replay)" if job.replay else ""),
                          characters_from=base if meta.get("characters") is not None else None)
+        if in_int8:  # the candidate runs as its base does, and is compared with it so
+            quantize_like_base(exported, run / "model", data, in_int8)
         finish("model", str(run / "model"))
     return Path(job.stages["model"])
+
+
+def quantize_like_base(exported: Path, model: Path, data: Path, stages: list[str]) -> None:
+    """`model`: the `exported` candidate with `stages` in INT8, calibrated on (at most CALIBRATION_PHOTOS of) the
+    train photos of `data`; `exported` is removed once it is done."""
+    from vision.evaluate import val_folders
+    from vision.imageio import DATASET_SUFFIXES
+    from vision.twostage.quantize import quantize_two_stage
+
+    photos = sorted(p for folder in val_folders(data, "train") for p in Path(folder).iterdir()
+                    if p.suffix.lower() in DATASET_SUFFIXES)
+    step = max(1, len(photos) // CALIBRATION_PHOTOS)  # spread over every folder (the club's and the replay)
+    _say(f"4/4 INT8 copies of the {' and '.join(stages)}, as the base runs them, calibrated on "
+         f"{len(photos[::step][:CALIBRATION_PHOTOS])} train photos")
+    if model.exists():  # a quantization cut short
+        shutil.rmtree(model)
+    version = json.loads((exported / "meta.json").read_text(encoding="utf-8"))["version"]  # the candidate's own
+    quantize_two_stage(exported, model, photos[::step][:CALIBRATION_PHOTOS], stages=stages, version=version)
+    shutil.rmtree(exported)
 
 
 def start(job: TwoStageFinetune) -> Path:
