@@ -28,13 +28,14 @@ def derived_model(base: Path, out: Path, settings: dict | None = None, classifie
     folder named in `classifiers` (classifier, classifier_2, ...) holding that checkpoint exported at the classifier
     input meta.json gives once `settings` are applied, and the folders in `drop` left out. `base` is left as it is.
     A candidate is made this way from the shipped model (benchmarks/results/candidate_*/recipe.sh)."""
+    from vision.twostage.backend import openvino_precision
     from vision.twostage.export import export_classifier
 
     classifiers = dict(classifiers or {})
     meta = json.loads((base / "meta.json").read_text())
     for section, values in (settings or {}).items():
         meta[section] = {**meta.get(section, {}), **values}
-    if classifiers and meta["classifier"].get("openvino_precision") == "int8":
+    if classifiers and openvino_precision(meta, "classifier") == "int8":
         # a new checkpoint has no INT8 copy (vision.twostage.quantize): its classifiers read in f32
         meta["classifier"]["openvino_precision"] = "f32"
     left_out = set(classifiers) | set(drop)

@@ -75,9 +75,8 @@ def openvino_precisions(model_dir: Path, meta: dict, tensor: np.ndarray, repeats
     """Each OpenVINO network alone at each precision (vision.twostage.backend.STAGE_PRECISIONS; int8 where the model
     has its quantized copy), whatever meta ships: the tile detector on the letterboxed photo, a classifier on a full
     batch of crops (or a one-stage network)."""
-    from vision.detector import _openvino_network
+    from vision.detector import QUANTIZED_FOLDER, _openvino_network
     from vision.twostage.backend import STAGE_PRECISIONS, openvino_precision
-    from vision.twostage.quantize import QUANTIZED_FOLDER
 
     if meta.get("design") == "two_stage":
         part = meta["classifier"]

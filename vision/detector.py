@@ -132,7 +132,7 @@ def _openvino_network(model_dir: Path, precision: str = "f32") -> Network:
     import openvino as ov
 
     core = ov.Core()
-    folder = model_dir / ("model_openvino_int8" if precision == "int8" else "model_openvino")
+    folder = model_dir / (QUANTIZED_FOLDER if precision == "int8" else _FILES["openvino"])
     config = openvino_config(core, "f32" if precision == "int8" else precision, _THREADS)
     xml_files = sorted(folder.glob("*.xml"))
     if not xml_files:
@@ -201,6 +201,7 @@ _LOADERS: dict[str, Callable[[Path], Network]] = {
     "ultralytics": _ultralytics_network,
 }
 _FILES = {"openvino": "model_openvino", "onnxruntime": "model.onnx", "ultralytics": "model.pt"}
+QUANTIZED_FOLDER = "model_openvino_int8"  # a network's INT8 copy beside model_openvino/ (vision.twostage.quantize)
 
 
 def _network_folders(model_dir: Path) -> list[Path]:

@@ -26,7 +26,7 @@ from mjsnap.labels import write_atomic
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
 from vision.twostage.backend import STAGES, ensemble_folders
-from vision.twostage.quantize import QUANTIZED_FOLDER
+from vision.detector import QUANTIZED_FOLDER
 
 REGISTRY_FILE = "registry.json"
 CURRENT = "current"

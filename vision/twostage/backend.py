@@ -112,6 +112,11 @@ def openvino_precision(meta: dict, stage: str) -> str:
     return meta.get(stage, {}).get("openvino_precision", "f32")
 
 
+def stage_folders(meta: dict) -> dict[str, list[str]]:
+    """Each stage's network folders: detector/; classifier/ and the classifier_N/ of its ensemble."""
+    return {"detector": ["detector"], "classifier": ["classifier", *meta["classifier"].get("ensemble", [])]}
+
+
 def ensemble_folders(model_dir: Path) -> list[Path]:
     """The classifier_N/ folders on disk beside classifier/, in name order (what meta classifier.ensemble may name)."""
     model_dir = Path(model_dir)
@@ -220,8 +225,8 @@ class TwoStageNetworks:
         self.twins_likeness = float(twins.get("likeness", self.twins_likeness))
         self.conf, self.iou, self.zoom, self.level = conf, iou, zoom, level
         self._detector = self._load("detector", openvino_precision(meta, "detector"))
-        folders = ["classifier", *meta["classifier"].get("ensemble", [])]
-        self._classifiers = [self._load(folder, openvino_precision(meta, "classifier")) for folder in folders]
+        self._classifiers = [self._load(folder, openvino_precision(meta, "classifier"))
+                             for folder in stage_folders(meta)["classifier"]]
         self.ensemble_below = float(meta["classifier"].get("ensemble_below", self.ensemble_below))
         if characters and meta.get("characters") is not None:
             try:

@@ -33,7 +33,7 @@ from typing import Any
 from mjsnap.labels import write_atomic
 from scoring.tiles import CLASS_NAMES
 from vision.train import FINETUNE_WARMUP_BIAS_LR, TRAIN_THREADS, WORK_DIR
-from vision.twostage.backend import DESIGN, STAGES
+from vision.twostage.backend import DESIGN, STAGES, openvino_precision
 from vision.twostage.crops import class_folder
 
 RECORD = "finetune.json"
@@ -255,7 +255,7 @@ def run_finetune(job: TwoStageFinetune) -> Path:
             _say(f"the base's other classifiers ({', '.join(meta['classifier']['ensemble'])}) are not fine-tuned: "
                  "the candidate reads with the fine-tuned classifier alone")
         version = f"{job.name}-{datetime.now(timezone.utc).strftime('%Y%m%d%H%M')}"
-        in_int8 = [stage for stage in STAGES if meta[stage].get("openvino_precision") == "int8"]
+        in_int8 = [stage for stage in STAGES if openvino_precision(meta, stage) == "int8"]
         exported = run / ("model_float" if in_int8 else "model")
         export_two_stage(Path(job.stages["detector"]["weights"]), Path(job.stages["classifier"]["weights"]),
                          exported, detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz,

@@ -25,8 +25,9 @@ from pathlib import Path
 
 import numpy as np
 
-QUANTIZED_FOLDER = "model_openvino_int8"
-STAGE_NAMES = ("detector", "classifier")
+from vision.detector import QUANTIZED_FOLDER
+from vision.twostage.backend import DESIGN, STAGES, stage_folders
+
 # The classifiers stay in float unless asked: in INT8 they read crops of a set they never saw worse (hold-out proxy,
 # session 32: ffalt 336 tile errors against 276), for about 1.5x on a third of a photo's time
 DEFAULT_STAGES = ("detector",)
@@ -56,15 +57,14 @@ def quantize_two_stage(
 
     from vision.detector import TileDetector, read_meta
     from vision.imageio import read_image
-    from vision.twostage.backend import DESIGN
 
     model_dir, out = Path(model_dir), Path(out)
     meta = read_meta(model_dir)
     if meta.get("design") != DESIGN:
         raise ValueError(f"{model_dir} is not a two-stage model (meta design {meta.get('design')!r})")
-    unknown = [stage for stage in stages if stage not in STAGE_NAMES]
+    unknown = [stage for stage in stages if stage not in STAGES]
     if unknown or not stages:
-        raise ValueError(f"stages must be some of {', '.join(STAGE_NAMES)}, not {', '.join(stages) or 'none'}")
+        raise ValueError(f"stages must be some of {', '.join(STAGES)}, not {', '.join(stages) or 'none'}")
     if out.exists():
         raise FileExistsError(f"{out} already exists; name a new folder")
     if not photos:
@@ -74,7 +74,7 @@ def quantize_two_stage(
 
     reader = TileDetector(model_dir, backend="openvino")
     networks = reader.stages
-    folders = {"detector": ["detector"], "classifier": ["classifier", *meta["classifier"].get("ensemble", [])]}
+    folders = stage_folders(meta)
     seen = {folder: Reservoir(max_samples, seed) for seed, folder in
             enumerate(folder for stage in stages for folder in folders[stage])}
     if "detector" in seen:
