@@ -22,4 +22,5 @@ from mjsnap.commands.synth import register as register_synth_command; register_s
 from mjsnap.commands.train import register as register_train_commands; register_train_commands(app)
 from mjsnap.commands.train_two_stage import register as register_two_stage_commands; register_two_stage_commands(app)
 from mjsnap.commands.turn import register as register_turn_command; register_turn_command(app)
+from mjsnap.commands.version import register as register_version_option; register_version_option(app)
 from mjsnap.commands.weimaque import register as register_weimaque_command; register_weimaque_command(app)

@@ -172,6 +172,9 @@ CODES: dict[str, Pair] = {
                                "every other player pays"),
     "kongs_not_scored": ("种子没有给杠（豆）的分数：不计", "kongs (豆) are not scored: the seed gives no values"),
     "situations_ignored": ("种子没有给这些情况的分数：不计", "ignored: the seed gives no value for these situations"),
+    # a photo that cannot be scored at all (mjsnap.pipeline; docs/score-json.md)
+    "unreadable_image": ("照片读不出来：不是图片，或文件已损坏", "the photo cannot be read: not an image, or damaged"),
+    "model_not_found": ("没有找到识别模型", "no recognition model was found"),
     # the photo reader's warnings (docs/photo-layout.md)
     "no_tiles": ("照片里没有找到牌", "no tiles were found in the photo"),
     "low_confidence": ("有些牌认得没把握（红框）：请核对", "some tiles were read with low confidence (red): check them"),

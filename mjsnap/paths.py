@@ -38,3 +38,28 @@ def require_shared(*parts: str) -> Path:
     if not path.exists():
         raise FileNotFoundError(f"{path} does not exist")
     return path
+
+
+def output_file_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be written as a file (a folder is there, or a file where a folder on its way must be
+    made); None when it can. Commands ask before any work so a bad path never leaves half their output behind."""
+    path = Path(path)
+    if path.is_dir():
+        return f"{path} is a folder, not a file"
+    return _blocked_folder_problem(path)
+
+
+def output_dir_problem(path: Path) -> str | None:
+    """Why ``path`` cannot be used (or made) as a folder; None when it can."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        return f"{path} is a file, not a folder"
+    return _blocked_folder_problem(path)
+
+
+def _blocked_folder_problem(path: Path) -> str | None:
+    """A file standing where a missing folder on the way to ``path`` would have to be made."""
+    for folder in path.parents:  # nearest first; the first that exists decides
+        if folder.exists():
+            return None if folder.is_dir() else f"{path} cannot be made: {folder} is a file, not a folder"
+    return None

@@ -1,19 +1,26 @@
 """Photo → score in one call: image → TileDetector → read_hand → Hand → scoring.score.
 
-``read_photo`` raises for a photo or model it cannot use (ImageReadError, ModelNotFoundError); ``score_photo``
-never raises for bad input: it returns the scorer's JSON with ``valid: false`` and the reason, as the notation
-form of ``mjsnap score --json`` does, plus ``read`` (the hand as read, ``mjsnap read --json``) and ``photo``.
+``read_photo`` raises for a photo or model it cannot use (ImageReadError, ModelNotFoundError); ``photo_score``
+never raises for bad input: its result is ``valid: false`` with the reason, as the notation form of
+``mjsnap score --json`` gives, and ``score_photo`` is that result's JSON plus ``read`` (the hand as read,
+``mjsnap read --json``) and ``photo``. What a photo cannot show (the winning tile, a kong's kind or type, the seat
+that fed a meld) is asked for with the options of `mjsnap score PHOTO` and `mjsnap batch` (--win-tile, --kong-kind,
+--meld-type, --meld-from), which set ``read_options`` and ``meld_from``.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.hand import Context, HandError
+from scoring.hand import Context, Hand, HandError, MeldType
 from scoring.options import RuleOptions
+from scoring.result import ScoreResult
 from scoring.scorer import invalid_input, score
+from scoring.tiles import format_compact
 from vision.detections import Detections
 from vision.normalize import ReadHand, ReadOptions, read_hand
 
@@ -39,6 +46,54 @@ def read_photo(path: str | Path, detector=None, options: ReadOptions | None = No
     return dets, read, meta
 
 
+@dataclass
+class PhotoScore:
+    """A photo scored: the result, the hand it scored (None when the read hand is no Hand), the hand as read (None
+    when the photo could not be read) and the photo's facts (``image``, size, detector time, model version)."""
+
+    result: ScoreResult
+    hand: Hand | None
+    read: ReadHand | None
+    photo: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        out = self.result.to_json()
+        out["read"] = self.read.to_json() if self.read is not None else None
+        out["photo"] = self.photo
+        return out
+
+
+def photo_score(
+    path: str | Path,
+    ruleset: str,
+    rule_options: RuleOptions | None = None,
+    context: dict[str, Any] | Context | None = None,
+    detector=None,
+    read_options: ReadOptions | None = None,
+    meld_from: Mapping[int, int] | None = None,
+) -> PhotoScore:
+    """Score the hand in a photo; never raises for bad input. ``meld_from`` names the seat that fed meld i of the
+    read hand (as `mjsnap read` numbers them, from 0)."""
+    from vision.detector import ModelNotFoundError
+    from vision.imageio import ImageReadError
+
+    try:
+        _, read, meta = read_photo(path, detector, read_options)
+    except ImageReadError as exc:
+        return _unread(ruleset, path, HandError(str(exc), "unreadable_image"))
+    except ModelNotFoundError as exc:
+        return _unread(ruleset, path, HandError(str(exc), "model_not_found"))
+    try:
+        ctx = context if isinstance(context, Context) else Context.from_dict(dict(context or {}))
+        hand = _hand_of(read, ctx, meld_from)
+    except HandError as exc:
+        return PhotoScore(invalid_input(ruleset, exc), None, read, meta)
+    result = score(hand, ruleset, rule_options)
+    if result.reason == "kong_feeder_missing":  # the scorer asks for a typed meld's 'from'; a photo's is an option
+        result.error = _feeder_missing(hand)
+    return PhotoScore(result, hand, read, meta)
+
+
 def score_photo(
     path: str | Path,
     ruleset: str,
@@ -46,30 +101,34 @@ def score_photo(
     context: dict[str, Any] | Context | None = None,
     detector=None,
     read_options: ReadOptions | None = None,
+    meld_from: Mapping[int, int] | None = None,
 ) -> dict[str, Any]:
     """Score the hand in a photo; the result JSON plus ``read`` and ``photo``. Never raises for bad input."""
-    from vision.detector import ModelNotFoundError
-    from vision.imageio import ImageReadError
-
-    try:
-        _, read, meta = read_photo(path, detector, read_options)
-    except ImageReadError as exc:
-        return _failed(ruleset, HandError(str(exc), "unreadable_image"), None, {"image": str(path)})
-    except ModelNotFoundError as exc:
-        return _failed(ruleset, HandError(str(exc), "model_not_found"), None, {"image": str(path)})
-    try:
-        ctx = context if isinstance(context, Context) else Context.from_dict(dict(context or {}))
-        hand = read.to_hand(ctx)
-    except HandError as exc:
-        return _failed(ruleset, exc, read, meta)
-    out = score(hand, ruleset, rule_options).to_json()
-    out["read"] = read.to_json()
-    out["photo"] = meta
-    return out
+    return photo_score(path, ruleset, rule_options, context, detector, read_options, meld_from).to_json()
 
 
-def _failed(ruleset: str, exc: HandError, read: ReadHand | None, meta: dict) -> dict[str, Any]:
-    out = invalid_input(ruleset, exc).to_json()
-    out["read"] = read.to_json() if read is not None else None
-    out["photo"] = meta
-    return out
+def _unread(ruleset: str, path: str | Path, exc: HandError) -> PhotoScore:
+    return PhotoScore(invalid_input(ruleset, exc), None, None, {"image": str(path)})
+
+
+def _hand_of(read: ReadHand, context: Context, meld_from: Mapping[int, int] | None) -> Hand:
+    """The read hand as the scorer's Hand; what the photo lacks is said with the options that supply it."""
+    if not read.concealed and not read.melds and read.win_tile is None and not read.unresolved_kongs:
+        left_out = " (the tiles detected were left out: see the warnings)" if read.tiles else ""
+        raise HandError(f"no tiles were found in the photo{left_out}", "no_tiles")
+    hand = read.to_hand(context, meld_from)
+    if hand.win_tile is None:
+        raise HandError("the photo shows no winning tile: set it apart at the right end of the concealed row, or "
+                        "name it with --win-tile (a tile such as 5p, or last for the right-most one)",
+                        "missing_win_tile")
+    return hand
+
+
+def _feeder_missing(hand: Hand) -> str:
+    """Which exposed kong of the photo lacks the seat that fed it, and the options that settle it."""
+    index, meld = next((i, m) for i, m in enumerate(hand.melds) if m.type is MeldType.KONG_EXPOSED
+                       and m.from_seat in (None, hand.context.winner))
+    given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
+    return (f"meld {index} (kong_exposed {format_compact(meld.tiles)}) needs the seat that discarded its 4th "
+            f"tile{given}: give --meld-from {index}=SEAT, or --meld-type {index}=kong_added if it is an added kong "
+            "(补杠)")

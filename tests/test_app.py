@@ -13,6 +13,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from app_texts import assert_no_english  # noqa: E402
 
+from mjsnap.app.i18n import LANGS, STRINGS  # noqa: E402
+
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 
@@ -126,6 +128,56 @@ def test_moving_tiles_into_a_meld_and_changing_its_type(app):
     assert not app.error, [e.value for e in app.error]
     assert settlement(app) == [18, -6, -6, -6]
     assert any("[chow 1m 2m 3m]" in c.value for c in app.caption)
+
+
+def make_kong(app, first_tile: int, kind: str) -> None:
+    """Tiles first_tile..first_tile+3 of the typed hand become meld 1, of type ``kind``."""
+    click(app, f"tile-{first_tile}")
+    click(app, "act-new-meld")
+    for tile in range(first_tile + 1, first_tile + 4):
+        click(app, f"tile-{tile}")
+        click(app, "act-meld-0")
+    app.selectbox(key="meld-type-0").set_value(kind)
+    app.run()
+
+
+@pytest.mark.parametrize(
+    ("lang", "feeder", "settlement_or_error"),
+    [
+        ("zh", None, "明杠要说明是谁打出的那张牌"),
+        ("zh", 2, [24, -6, -12, -6]),
+        ("en", 0, "'from' is the winner's own seat 0"),
+        ("en", 3, [24, -6, -6, -12]),
+    ],
+)
+def test_an_exposed_kong_is_paid_by_the_seat_picked_beside_it(app, lang, feeder, settlement_or_error):
+    app.radio(key="lang").set_value(lang)
+    type_hand(app, "8888s123456789m5p", "5p")
+    make_kong(app, 0, "kong_exposed")
+    picker = app.selectbox(key="meld-from-0")
+    assert picker.value is None and picker.options == ["0: 东", "1: 南", "2: 西", "3: 北"]
+    column = LANGS.index(lang)
+    assert (picker.label, picker.placeholder) == (STRINGS["kong_fed_by"][column], STRINGS["pick_seat"][column])
+    if feeder is not None:
+        picker.set_value(feeder)
+        app.run()
+    if isinstance(settlement_or_error, str):
+        assert settlement_or_error in app.error[0].value
+    else:
+        assert not app.error and settlement(app) == settlement_or_error
+
+
+def test_the_feeder_is_asked_for_exposed_kongs_only_and_kept_through_a_type_change(app):
+    type_hand(app, "8888s123456789m5p", "5p")
+    make_kong(app, 0, "kong_exposed")
+    app.selectbox(key="meld-from-0").set_value(2)
+    app.run()
+    app.selectbox(key="meld-type-0").set_value("kong_added")
+    app.run()
+    assert not any(box.key == "meld-from-0" for box in app.selectbox) and not app.error
+    app.selectbox(key="meld-type-0").set_value("kong_exposed")
+    app.run()
+    assert app.selectbox(key="meld-from-0").value == 2 and settlement(app) == [24, -6, -12, -6]
 
 
 def test_add_and_delete_tiles(app):

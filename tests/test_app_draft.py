@@ -52,6 +52,42 @@ def test_meld_moves_type_changes_and_break_up():
     assert broken.to_hand(3).meld_types == ()
 
 
+def two_kongs() -> Draft:
+    """8888s as meld 0 and EEEE as meld 1, both exposed kongs, none fed yet."""
+    draft = from_text("8888s1111z123m456m5p", "5p").new_meld([0, 1, 2, 3], MeldType.KONG_EXPOSED)
+    return draft.new_meld([4, 5, 6, 7], MeldType.KONG_EXPOSED)
+
+
+@pytest.mark.parametrize(
+    ("edit", "feeders", "meld_from"),
+    [
+        (lambda d: d, (None, None), (None, None)),
+        (lambda d: d.set_feeder(1, 2), (None, 2), (None, 2)),
+        (lambda d: d.set_feeder(1, 2).set_feeder(1, None), (None, None), (None, None)),
+        (lambda d: d.set_feeder(0, 3).break_meld(0), (None,), (None,)),  # meld 1 becomes meld 0, its feeder too
+        (lambda d: d.set_feeder(1, 3).break_meld(0), (3,), (3,)),
+        (lambda d: d.set_feeder(0, 1).set_meld_type(0, MeldType.KONG_ADDED), (1, None), (None, None)),
+        (lambda d: d.set_feeder(0, 1).set_meld_type(0, MeldType.KONG_ADDED).set_meld_type(0, MeldType.KONG_EXPOSED),
+         (1, None), (1, None)),  # a feeder named before a change of type waits for the exposed kong
+        (lambda d: d.new_meld([8, 9, 10], MeldType.CHOW), (None, None, None), (None, None, None)),
+    ],
+)
+def test_an_exposed_kong_takes_the_seat_that_fed_it(edit, feeders, meld_from):
+    draft = edit(two_kongs())
+    assert draft.meld_feeders == feeders
+    assert tuple(draft.meld(m).from_seat for m in range(len(draft.meld_types))) == meld_from
+
+
+def test_the_hand_of_a_draft_carries_its_feeders():
+    assert [m.from_seat for m in two_kongs().set_feeder(0, 2).hand().melds] == [2, None]
+
+
+@pytest.mark.parametrize(("meld", "seat", "error"), [(2, 1, IndexError), (0, 4, ValueError), (0, -1, ValueError)])
+def test_a_feeder_names_a_meld_and_a_seat_that_exist(meld, seat, error):
+    with pytest.raises(error):
+        two_kongs().set_feeder(meld, seat)
+
+
 def test_concealed_kong_backs_take_the_face_kind():
     kong = [DraftTile(BACK, "meld", 0), DraftTile(k("C"), "meld", 0), DraftTile(k("C"), "meld", 0),
             DraftTile(BACK, "meld", 0)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from batch_fakes import FAKE_MODEL_VERSION
 
 from mjsnap.batch.context import ContextError, merge_context, read_sidecar
 from mjsnap.batch.discovery import DiscoveryError, discover, sniff_image_format
-from mjsnap.batch.export import CSV_COLUMNS
+from mjsnap.batch.export import CSV_COLUMNS, write_csv
 from mjsnap.batch.finish import finish_run, report_path, summary_path
 from mjsnap.batch.journal import JournalError, JournalWriter, iter_records, latest_by_path, repair_tail
 from mjsnap.batch.records import PhotoRecord, content_of
@@ -79,6 +80,25 @@ def test_discovery_globs(archive: Path, pattern: str, expected: set[str]) -> Non
 def test_discovery_rejects_an_input_that_names_nothing(tmp_path: Path) -> None:
     with pytest.raises(DiscoveryError, match="no such file"):
         discover([str(tmp_path / "missing" / "*.jpg")])
+
+
+@pytest.mark.parametrize(
+    ("make", "pattern", "message"),
+    [
+        ({"empty": None}, "empty", "empty: no photo in this folder or its subfolders"),
+        ({"notes/.hidden.jpg": b"x", "notes/a.txt": b"x"}, "notes", "notes: no photo in this folder"),
+        ({"a.txt": b"x", "b.json": b"{}"}, "*.*", "*.*: matches no photo"),
+    ],
+)
+def test_discovery_rejects_an_input_with_no_photo(tmp_path: Path, make: dict, pattern: str, message: str) -> None:
+    for name, content in make.items():
+        if content is None:
+            (tmp_path / name).mkdir()
+        else:
+            (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / name).write_bytes(content)
+    with pytest.raises(DiscoveryError, match=re.escape(message)):
+        discover([str(tmp_path / pattern)])
 
 
 def test_discovery_rejects_a_link_to_a_missing_file(tmp_path: Path) -> None:
@@ -287,6 +307,8 @@ def test_retry_errors_scores_fixed_photos_again(tmp_path: Path, archive: Path) -
         ({"resume": True, "ruleset": "xian"}, "scored with --rules weinan"),
         ({"ruleset": "mahjong", "overwrite": True}, "unknown rule set"),
         ({"scorer": "batch_fakes:no_such_factory", "overwrite": True}, "cannot be loaded"),
+        ({"retry_errors": True}, "--retry-errors .* needs --resume"),
+        ({"retry_errors": True, "overwrite": True}, "--retry-errors .* needs --resume"),
     ],
 )
 def test_runs_that_cannot_start_say_why(tmp_path: Path, archive: Path, change: dict, message: str) -> None:
@@ -353,6 +375,13 @@ def test_csv_summary_and_report(tmp_path: Path, archive: Path) -> None:
     assert summary["run"]["written"] == stats.written
     report = report_path(out).read_text(encoding="utf-8")
     assert report.count("<svg") == 3 and "Score distribution" in report and "bad_sidecar" in report
+
+
+def test_a_csv_that_cannot_be_written_leaves_no_partial_file(tmp_path: Path) -> None:
+    (tmp_path / "results.csv").mkdir()
+    with pytest.raises(OSError):
+        write_csv([], tmp_path / "results.csv")
+    assert [p.name for p in tmp_path.iterdir()] == ["results.csv"]
 
 
 def test_a_file_name_that_is_not_utf8_is_scored_recorded_and_resumed(tmp_path: Path, archive: Path) -> None:

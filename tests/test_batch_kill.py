@@ -208,3 +208,49 @@ def test_command_refuses_to_clobber_results(tmp_path: Path) -> None:
                             timeout=120)  # fmt: skip
     assert result.returncode == 2 and "--resume" in result.stderr
     assert line_count(out) == 1
+
+
+@pytest.mark.parametrize(
+    ("out", "extra", "made", "message"),
+    [
+        ("adir", ("--resume",), (), "--out: {tmp}/adir is a folder, not a file"),
+        ("adir", ("--overwrite",), (), "--out: {tmp}/adir is a folder, not a file"),
+        ("afile/r.jsonl", (), (), "--out: {tmp}/afile/r.jsonl cannot be made: {tmp}/afile is a file"),
+        ("r.jsonl", ("--csv", "{tmp}/adir"), (), "--csv: {tmp}/adir is a folder, not a file"),
+        ("r.jsonl", ("--csv", "{tmp}/afile/r.csv"), (), "--csv: {tmp}/afile/r.csv cannot be made"),
+        ("r.jsonl", (), ("r.summary.json",), "--out's summary: {tmp}/r.summary.json is a folder"),
+        ("r.jsonl", (), ("r.report.html",), "--out's report: {tmp}/r.report.html is a folder"),
+        ("r.jsonl", ("--retry-errors",), (), "--retry-errors scores the error records of --out again: it needs --resume"),
+        ("r.jsonl", ("--conf", "1"), (), "0 <= conf < 1"),
+    ],
+)
+def test_command_refuses_outputs_and_options_before_the_run(tmp_path: Path, out: str, extra: tuple[str, ...],
+                                                            made: tuple[str, ...], message: str) -> None:
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    archive = make_archive(tmp_path / "photos")
+    (tmp_path / "afile").write_text("kept")
+    for name in ("adir", *made):
+        (tmp_path / name).mkdir()
+    before = sorted(tmp_path.rglob("*"))
+    args = ["batch", str(archive), "--rules", "xian", "--out", str(tmp_path / out), "--scorer", FAKE, "--no-progress",
+            *(part.format(tmp=tmp_path) for part in extra)]  # fmt: skip
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert message.format(tmp=tmp_path) in result.output and "Traceback" not in result.output
+    assert sorted(tmp_path.rglob("*")) == before and (tmp_path / "afile").read_text() == "kept"
+
+
+def test_command_refuses_an_empty_folder_as_an_empty_pattern(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    (tmp_path / "empty").mkdir()
+    for given in (tmp_path / "empty", tmp_path / "empty" / "*.jpg"):
+        result = CliRunner().invoke(app, ["batch", str(given), "--rules", "xian", "--out", str(tmp_path / "r.jsonl"),
+                                          "--scorer", FAKE, "--no-progress"])  # fmt: skip
+        assert result.exit_code == 2 and f"error: {given}: " in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["empty"]

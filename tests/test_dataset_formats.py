@@ -142,9 +142,18 @@ def test_reimport_replaces_and_says_so(tmp_path):
 
 
 def test_labelstudio_json_missing_images_are_reported(tmp_path):
+    export, images = _labelstudio_json(tmp_path / "ls")
+    (images / "IMG_2.jpg").unlink()
+    report = import_export(export, tmp_path / "ds", images=images)
+    assert report.photos == 1 and report.missing_images == ["/data/upload/1/00000002-IMG_2.jpg"]
+
+
+@pytest.mark.parametrize("images", [None, "elsewhere"])
+def test_labelstudio_json_with_no_image_found_stops_with_a_hint(tmp_path, images):
     export, _ = _labelstudio_json(tmp_path / "ls")
-    report = import_export(export, tmp_path / "ds", images=tmp_path / "elsewhere")
-    assert report.photos == 0 and len(report.missing_images) == 2
+    with pytest.raises(ImportFormatError, match="none of the 2 labelled images was found.*pass --images"):
+        import_export(export, tmp_path / "ds", images=None if images is None else tmp_path / images)
+    assert not (tmp_path / "ds").exists()
 
 
 def _labelstudio_yolo(folder: Path) -> Path:
@@ -285,3 +294,31 @@ def test_label_cli_strict_fails_on_unknown_names(tmp_path):
     result = runner.invoke(app, ["label", "import", str(export), "--to", str(tmp_path / "ds"), "--images",
                                  str(images), "--strict"])
     assert result.exit_code == 1 and "'joker' x1" in result.output
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (["label", "import", "{ls}", "--to", "{file}"], "--to: {file} is a file, not a folder"),
+        (["label", "import", "{ls}", "--to", "{file}/ds"], "--to: {file}/ds cannot be made: {file} is a file"),
+        (["label", "import", "{ls}", "--to", "{tmp}/ds"], "labelled images was found without --images"),
+        (["label", "export", "{src}", "--out", "{dir}"], "--out: {dir} is a folder, not a file"),
+        (["label", "export", "{src}", "--out", "{dir}", "--format", "yolo-zip"], "--out: {dir} is a folder"),
+        (["label", "export", "{src}", "--out", "{file}/t.json"], "--out: {file}/t.json cannot be made: {file} is a"),
+        (["label", "export", "{src}", "--out", "{dir}.json"], "--out's labelling config: {dir}.config.xml is a folder"),
+    ],
+)
+def test_label_cli_refuses_outputs_it_cannot_write_and_leaves_nothing(tmp_path, command, message):
+    from mjsnap.cli import app
+
+    export, _ = _labelstudio_json(tmp_path / "ls")
+    places = {"ls": export, "src": write_yolo_dataset(tmp_path / "src", {"train": 1}), "tmp": tmp_path,
+              "file": tmp_path / "afile", "dir": tmp_path / "out"}
+    places["file"].write_text("kept")
+    (tmp_path / "out.config.xml").mkdir()
+    places["dir"].mkdir()
+    before = sorted(tmp_path.rglob("*"))
+    result = runner.invoke(app, [part.format(**places) for part in command])
+    assert result.exit_code == 2, result.output
+    assert message.format(**places) in result.output and "Traceback" not in result.output
+    assert sorted(tmp_path.rglob("*")) == before and places["file"].read_text() == "kept"

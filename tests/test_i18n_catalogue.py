@@ -27,11 +27,12 @@ from scoring.scorer import parse_hand, score
 
 ROOT = Path(__file__).resolve().parent.parent
 # Where the app's reasons and warnings come from: the scorer (not 偎麻雀, which has its own page), the photo
-# reader, the label files, and the app itself (its draft of the hand, the ledger's refusals, the label page's
+# reader and the photo pipeline, the label files, and the app itself (its draft of the hand, the ledger's refusals, the label page's
 # table rows, the codes it names to ``explain``).
 CODE_SOURCES = [
     *(p for p in (ROOT / "scoring").rglob("*.py") if "weimaque" not in p.parts),
     *(ROOT / "vision" / "normalize").glob("*.py"),
+    ROOT / "mjsnap" / "pipeline.py",
     ROOT / "mjsnap" / "labels.py",
     ROOT / "mjsnap" / "dataset" / "split.py",
     *(ROOT / "mjsnap" / "app").glob("*.py"),
@@ -87,7 +88,8 @@ def test_the_code_collector_finds_codes_of_every_kind():
     codes = emitted_codes()
     for code in ("not_a_winning_shape", "invalid_tiles", "chow_in_108", "kong_type_assumed", "face_down_in_hand",
                  "points_not_balanced", "multi_win_mismatch", "bad_ledger_value", "option_not_json", "csv_not_utf8",
-                 "bad_label_name", "outside_dataset", "bad_label_line", "no_tile_class", "label_file_error"):
+                 "bad_label_name", "outside_dataset", "bad_label_line", "no_tile_class", "label_file_error",
+                 "unreadable_image", "model_not_found", "no_tiles"):
         assert code in codes
 
 

@@ -13,22 +13,10 @@ from typer.testing import CliRunner
 from mjsnap.cli import app
 from mjsnap.paths import MODELS_DIR
 from mjsnap.pipeline import read_photo, score_photo
-from normalize_layouts import detections
+from normalize_layouts import FixedDetector
 
 runner = CliRunner()
 HAND_ROWS = ["^2p 2p 2p | 4s ^5s 6s", "1m 2m 3m 4m 5m 6m 7m | 9p"]
-
-
-class FixedDetector:
-    """Returns the same detections for any photo (what a perfect detector would see on HAND_ROWS)."""
-
-    version = "fixed-test"
-
-    def __init__(self, rows):
-        self.dets = detections(rows)
-
-    def detect(self, image):
-        return self.dets
 
 
 @pytest.fixture
@@ -122,3 +110,19 @@ def test_score_cli_on_a_photo_end_to_end(tmp_path):
     result = runner.invoke(app, ["score", str(path), "--rules", "xian", "--self-draw", "--json"])
     data = json.loads(result.output.strip().splitlines()[-1])
     assert {"valid", "items", "read", "photo"} <= set(data)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        (["--conf", "5"], ["'--conf'", "5.0 is not in the range 0 <= conf < 1"]),
+        (["--conf", "1"], ["'--conf'", "1.0 is not in the range 0 <= conf < 1"]),
+        (["--win-tile", "foo"], ["error: --win-tile foo: ", "or give set_apart, last, none"]),
+        (["--face-up-kong", "big"], ["error: --face-up-kong big: ", "'kong_exposed' or 'kong_added'"]),
+        (["--reread-tiles", "9"], ["error: --reread-tiles 9: ", "less than or equal to 3"]),
+    ],
+)
+def test_read_cli_names_the_option_and_what_it_takes(photo, args, expected):
+    result = runner.invoke(app, ["read", str(photo), *args])
+    assert result.exit_code == 2 and all(text in result.output for text in expected), result.output
+    assert "min_confidence" not in result.output and "win_tile_kind" not in result.output

@@ -216,8 +216,11 @@ def test_version_ids_are_folder_names(text, ok):
 
 
 @pytest.fixture
-def injected(monkeypatch):
-    """compare_models returns the reports the test sets: the promotion logic without running models."""
+def injected(monkeypatch, tmp_path):
+    """compare_models returns the reports the test sets: the promotion logic without running models (on a
+    val.yaml that is there, as promote checks)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "val.yaml").write_text("")
     reports = {}
 
     def fake_compare(current, candidate, data, split="val", conf=0.25, backend="auto", limit=None):
@@ -330,3 +333,44 @@ def test_a_models_dir_that_is_not_there_is_refused(tmp_path, command):
     result = CliRunner().invoke(app, [command, "--models-dir", str(tmp_path / "modles")])
     assert result.exit_code == 2 and "no such folder" in result.output
     assert not (tmp_path / "modles").exists()
+
+
+@pytest.mark.parametrize("command", ["compare", "promote"])
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("nonexist", "{tmp}/nonexist: no such dataset folder or datasets/*.yaml config"),
+        ("nonexist.yaml", "{tmp}/nonexist.yaml: no such dataset folder or datasets/*.yaml config"),
+        ("empty", "{tmp}/empty is not a dataset folder: it has no data.yaml"),
+    ],
+)
+def test_a_missing_data_path_is_named(tmp_path, command, data, message):
+    from mjsnap.cli import app
+
+    candidate = model_dir(tmp_path / "cand", "v2", b"weights-2")
+    model_dir(tmp_path / "models" / "current", "v1", b"weights-1")
+    (tmp_path / "empty").mkdir()
+    args = (["compare", "--candidate", str(candidate), "--current", str(tmp_path / "models" / "current")]
+            if command == "compare" else ["promote", str(candidate), "--models-dir", str(tmp_path / "models")])
+    result = runner.invoke(app, [*args, "--data", str(tmp_path / data)])
+    assert result.exit_code == 2, result.output
+    assert f"error: {message.format(tmp=tmp_path)}" in result.output and "Errno" not in result.output
+    assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [("compare", "--plot"), ("compare", "--json-out"), ("promote", "--plot")],
+)
+def test_an_output_that_is_a_folder_is_refused_before_comparing(tmp_path, injected, command, option):
+    from mjsnap.cli import app
+
+    candidate = model_dir(tmp_path / "cand", "v2", b"weights-2")
+    model_dir(tmp_path / "models" / "current", "v1", b"weights-1")
+    injected.update(current=report(0.8), candidate=report(0.9))
+    (tmp_path / "out").mkdir()
+    args = (["compare", "--candidate", str(candidate), "--current", str(tmp_path / "models" / "current")]
+            if command == "compare" else ["promote", str(candidate), "--models-dir", str(tmp_path / "models")])
+    result = runner.invoke(app, [*args, "--data", "val.yaml", option, str(tmp_path / "out")])
+    assert result.exit_code == 2 and f"error: {option}: {tmp_path / 'out'} is a folder, not a file" in result.output
+    assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"

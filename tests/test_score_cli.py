@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import json
-import sys
-import types
 from pathlib import Path
 
+import numpy as np
 import pytest
+from PIL import Image
 from typer.testing import CliRunner
 
 from mjsnap.cli import app
+from normalize_layouts import FixedDetector
 
 runner = CliRunner()
 
@@ -119,31 +120,122 @@ def test_json_in_golden_file(shared: Path):
             assert got["items"] == expected["items"]
 
 
-def test_photo_path_goes_to_the_pipeline(tmp_path: Path, monkeypatch):
-    photo = tmp_path / "hand.jpg"
-    photo.write_bytes(b"\xff\xd8")
-    calls = []
+KONG_ROWS = ["8s 8s 8s 8s | ^2p 2p 2p", "1m 2m 3m 4m 5m 6m 9p | 9p"]  # meld 0: four face-up 8s, meld 1: a pung
+BACKS_ROWS = ["# # # # | ^2p 2p 2p", "1m 2m 3m 4m 5m 6m 9p | 9p"]  # meld 0: a kong shown as four backs
+ROW_OF_14 = ["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p 4p"]  # no tile set apart: the right-most one wins
+ROW_OF_13 = ["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 2p 3p"]  # no winning tile at all
 
-    def score_photo(path, ruleset, rule_options, context, detector=None):
-        calls.append((path, ruleset, rule_options, context, detector))
-        return {"image": str(path), "valid": True}
 
-    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(score_photo=score_photo))
-    result = run(str(photo), "--rules", "xian", "--winner", "2", "--discarder", "1")
+photo_rows: list[str] = []  # what the stand-in detector finds in the photo
+detectors_made: list[tuple] = []
+
+
+@pytest.fixture
+def photo(tmp_path: Path, monkeypatch):
+    """A photo whose tiles lie as ``photo_rows`` say (KONG_ROWS until a test says otherwise); the detector made for
+    it records its arguments in ``detectors_made``."""
+    import vision.detector
+
+    path = tmp_path / "hand.png"
+    Image.fromarray(np.full((800, 1000, 3), 90, np.uint8)).save(path)
+    photo_rows[:] = KONG_ROWS
+    detectors_made.clear()
+    monkeypatch.setattr(vision.detector, "TileDetector",
+                        lambda *args, **kwargs: detectors_made.append(args) or FixedDetector(photo_rows))
+    return path
+
+
+def score_photo_json(photo: Path, rows: list[str], *args: str):
+    photo_rows[:] = rows
+    result = run(str(photo), "--json", *args)
+    return result, (json.loads(result.stdout) if result.stdout.strip() else None)
+
+
+@pytest.mark.parametrize(
+    ("args", "exit_code", "reason", "message"),
+    [
+        ([], 1, "kong_feeder_missing", "give --meld-from 0=SEAT, or --meld-type 0=kong_added"),
+        (["--meld-from", "0=1"], 0, None, None),
+        (["--meld-type", "0=kong_added"], 0, None, None),
+        (["--meld-from", "0=0"], 1, "kong_feeder_missing", "(not the winner's own seat 0): give --meld-from 0=SEAT"),
+        (["--meld-from", "1=3"], 1, "kong_feeder_missing", "meld 0 (kong_exposed 8888s) needs the seat"),
+        (["--meld-from", "2=1"], 1, "bad_meld", "--meld-from 2=1: the photo shows melds 0-1"),
+    ],
+)
+def test_a_photo_with_an_exposed_kong_is_scored_once_its_feeder_or_type_is_given(photo, args, exit_code, reason,
+                                                                                  message):
+    result, data = score_photo_json(photo, KONG_ROWS, "--rules", "shaanxi", "--discarder", "2", *args)
+    assert (result.exit_code, data["valid"], data["reason"]) == (exit_code, reason is None, reason), result.output
+    assert message is None or message in data["error"]
+
+
+def test_a_fed_kong_in_a_photo_scores_as_the_typed_hand(photo):
+    _, data = score_photo_json(photo, KONG_ROWS, "--rules", "xian", "--discarder", "2", "--meld-from", "0=1")
+    typed = run("123456m9p", "--win", "9p", "--meld", "kong_exposed:8888s@1", "--meld", "pung:222p", "--rules",
+                "xian", "--discarder", "2", "--json")
+    assert {key: data[key] for key in ("valid", "items", "deltas", "payments")} == {
+        key: json.loads(typed.stdout)[key] for key in ("valid", "items", "deltas", "payments")
+    }
+
+
+@pytest.mark.parametrize(
+    ("rows", "args", "reason", "read_win", "message"),
+    [
+        (BACKS_ROWS, [], "kong_kind_unknown", "9p", "--kong-kind"),
+        (BACKS_ROWS, ["--kong-kind", "8s"], None, "9p", None),
+        (ROW_OF_14, [], None, "4p", None),
+        (ROW_OF_14, ["--win-tile", "1p"], None, "1p", None),
+        (ROW_OF_13, [], "missing_win_tile", None, "name it with --win-tile"),
+        (ROW_OF_13, ["--win-tile", "last"], "wrong_tile_count", "3p", None),
+        ([], [], "no_tiles", None, "no tiles were found in the photo"),
+    ],
+)
+def test_reading_options_reach_the_reader_and_messages_name_them(photo, rows, args, reason, read_win, message):
+    result, data = score_photo_json(photo, rows, "--rules", "shaanxi", "--self-draw", *args)
+    assert (data["reason"], data["read"]["win_tile"]) == (reason, read_win), data
+    assert message is None or message in data["error"]
+    assert result.exit_code == (0 if reason is None else 1)
+
+
+@pytest.mark.parametrize(
+    ("args", "expected", "unexpected"),
+    [
+        ([], ["胡牌分数", "杠", "识别提示", "kong_type_assumed", "照片看不出"], ["{", "win score"]),
+        (["--lang", "en"], ["win score", "kongs", "reading notes", "four face-up tiles"], ["{", "胡牌分数"]),
+    ],
+)
+def test_a_photo_prints_the_breakdown_of_a_typed_hand_in_the_language_asked(photo, args, expected, unexpected):
+    result = run(str(photo), "--rules", "shaanxi", "--discarder", "2", "--meld-from", "0=1", *args)
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output) == {"image": str(photo), "valid": True}
-    path, ruleset, _, context, detector = calls[0]
-    assert (path, ruleset, context["winner"], context["discarder"], detector) == (photo, "xian", 2, 1, None)
-    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(
-        score_photo=lambda *args, **kwargs: {"valid": False, "reason": "model_not_found"}))
-    assert run(str(photo), "--rules", "xian").exit_code == 1
+    assert all(text in result.stdout for text in expected) and not any(text in result.stdout for text in unexpected)
+
+
+def test_a_photo_not_scored_shows_the_hand_as_read_and_why(photo):
+    photo_rows[:] = ROW_OF_13
+    result = run(str(photo), "--rules", "shaanxi", "--self-draw", "--lang", "en")
+    assert result.exit_code == 1
+    assert "123456789m1123p + ?" in result.stdout and "--win-tile" in result.stdout and "no_win_tile" in result.stdout
+
+
+def test_a_photo_gets_the_note_on_unused_context_a_typed_hand_gets(photo):
+    result = run(str(photo), "--rules", "shaanxi", "--discarder", "2", "--meld-from", "0=1", "--missing-suit", "m")
+    assert result.exit_code == 0 and "--missing-suit (定缺) is Weinan's" in result.stderr
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_a_folder_named_like_a_photo_is_said_to_be_a_folder(tmp_path: Path, as_json):
+    folder = tmp_path / "x.jpg"
+    folder.mkdir()
+    result = run(str(folder), *(["--json"] if as_json else []))
+    assert result.exit_code == 2 and f"{folder}: is a directory, not an image" in result.stderr
+    assert json.loads(result.stdout)["reason"] == "unreadable_image" if as_json else not result.stdout
 
 
 @pytest.mark.parametrize(
     ("model", "hand_is_photo", "message"),
     [
         ("no-such-model", True, "no model directory"),
-        ("models/current", False, "--model is for scoring a photo"),
+        ("models/current", False, "--model: for scoring a photo"),
     ],
 )
 def test_model_option_errors(tmp_path: Path, model, hand_is_photo, message):
@@ -156,25 +248,18 @@ def test_model_option_errors(tmp_path: Path, model, hand_is_photo, message):
     assert result.exit_code == 2 and message in result.output, result.output
 
 
-def test_model_option_picks_the_model_directory(tmp_path: Path, monkeypatch):
+def test_model_option_picks_the_model_directory(photo):
+    result = run(str(photo), "--model", "my_models/club", "--discarder", "2", "--meld-from", "0=1")
+    assert result.exit_code == 0, result.output
+    assert detectors_made == [(Path("my_models/club"),)]
+
+
+def test_a_missing_model_with_json_prints_the_error_object(tmp_path: Path):
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(b"\xff\xd8")
-    seen = {}
-
-    class FakeDetector:
-        def __init__(self, model_dir):
-            seen["model_dir"] = model_dir
-
-    def score_photo(path, ruleset, rule_options, context, detector=None):
-        seen["detector"] = detector
-        return {"valid": True}
-
-    import vision.detector
-
-    monkeypatch.setattr(vision.detector, "TileDetector", FakeDetector)
-    monkeypatch.setitem(sys.modules, "mjsnap.pipeline", types.SimpleNamespace(score_photo=score_photo))
-    assert run(str(photo), "--model", "my_models/club").exit_code == 0
-    assert seen["model_dir"] == Path("my_models/club") and isinstance(seen["detector"], FakeDetector)
+    result = run(str(photo), "--model", str(tmp_path / "no-such-model"), "--json")
+    assert result.exit_code == 2 and json.loads(result.stdout)["reason"] == "model_not_found"
+    assert "no model directory" in result.stderr
 
 
 def test_the_documented_case_scores_as_documented():
@@ -193,7 +278,16 @@ def test_the_documented_case_scores_as_documented():
         (["photo.jpg", "--rules", "xian"], "photo.jpg: no such file"),
         (["photos/hand", "--win", "5p"], "no such file"),
         (["--json-in", "-", "--rules", "xian", "--winner", "2"], "--rules, --winner: not used with --json-in"),
-        (["{photo}", "--win", "5p"], "--win: a photo's tiles, melds and winning tile are read from the photo"),
+        (["{photo}", "--win", "5p"], "--win: not for a photo, whose tiles, melds and winning tile are read from it"),
+        (["{photo}", "--meld", "pung:111m", "--waits"], "--meld, --waits: not for a photo"),
+        (["{photo}", "--meld-from", "0"], "--meld-from '0': write I=SEAT"),
+        (["{photo}", "--meld-from", "0=4"], "--meld-from 0=4: the seat is 0-3"),
+        (["{photo}", "--meld-type", "0=pong"], "--meld-type pong: Input should be"),
+        (["{photo}", "--meld-type", "0=pung", "--meld-type", "0=chow"], "--meld-type: meld 0 is named twice"),
+        (["{photo}", "--kong-kind", "9z"], "--kong-kind 9z"),
+        (["123m456m789m234s5s", "--win", "5s", "--meld-from", "0=1", "--kong-kind", "C"],
+         "--kong-kind, --meld-from: for scoring a photo, and the hand given is notation"),
+        (["--json-in", "-", "--win-tile", "last"], "--win-tile: not used with --json-in"),
     ],
 )
 def test_more_bad_input_exits_2_with_the_reason(args, message, tmp_path: Path):
@@ -211,10 +305,28 @@ def test_json_in_that_is_not_utf8_is_refused(tmp_path: Path):
     assert result.exit_code == 2 and "is not UTF-8 text" in result.output
 
 
-def test_json_with_bad_notation_prints_the_input_error_object():
-    result = run("12x", "--win", "5m", "--json")
+@pytest.mark.parametrize(
+    ("args", "reason", "message"),
+    [
+        (["12x", "--win", "5m"], "invalid_tiles", "bad hand: unexpected character 'x'"),
+        (["123m456m789m234s5s", "--win", "5s", "--rules", "mars"], "unknown_ruleset", "--rules 'mars': use one of"),
+        (["123m456m789m234s5s"], "missing_win_tile", "--win is required"),
+        (["123m456m789m234s5s", "--win", "5s", "--self-draw", "--discarder", "2"], "bad_context",
+         "context: a self-drawn win has no discarder"),
+        (["123m456m789m234s5s", "--win", "5s", "--winner", "2", "--discarder", "2"], "bad_seat",
+         "context: the discarder cannot be the winner"),
+        (["123m456m789m234s5s", "--win", "5s", "--bets", "1,2"], "bad_bets", "--bets '1,2': give four whole numbers"),
+        (["5m", "--win", "5m", "--meld", "pung"], "bad_meld", "--meld 'pung': write TYPE:TILES"),
+        (["5m", "--win", "5m", "--meld", "pung:111m@x"], "bad_seat", "the seat after @ must be 0-3"),
+        (["123m456m789m23s5s", "--waits"], "wrong_tile_count", "bad hand: wrong tile count"),
+    ],
+)
+def test_json_input_errors_print_the_documented_error_object(args, reason, message):
+    result = run(*args, "--json")
     assert result.exit_code == 2
-    assert json.loads(result.stdout)["reason"] == "invalid_tiles"
+    data = json.loads(result.stdout)
+    assert (data["valid"], data["reason"], data["shapes"], data["deltas"]) == (False, reason, [], None)
+    assert result.stderr.count("\n") == 1 and message in result.stderr
 
 
 WN = {"ruleset": "weinan", "hand": "111m555m999s22s33s", "win_tile": "3s"}

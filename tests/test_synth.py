@@ -355,3 +355,17 @@ def test_cli_writes_a_small_set_and_refuses_bad_sizes(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "image size range" in bad.output
     bad = runner.invoke(app, ["synth", "--n", "1", "--out", str(tmp_path), "--layout", "tidy"])
     assert bad.exit_code == 2 and "layout 'tidy'" in bad.output
+
+
+@pytest.mark.parametrize(("out", "message"), [("afile", "afile is a file, not a folder"),
+                                              ("afile/set", "cannot be made: {tmp}/afile is a file")])
+def test_cli_refuses_an_output_folder_it_cannot_make(tmp_path: Path, out: str, message: str) -> None:
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    (tmp_path / "afile").write_text("kept")
+    result = CliRunner().invoke(app, ["synth", "--n", "2", "--seed", "1", "--out", str(tmp_path / out)])
+    assert result.exit_code == 2 and "error: --out: " in result.output
+    assert message.format(tmp=tmp_path) in result.output and "Traceback" not in result.output
+    assert [p.name for p in tmp_path.iterdir()] == ["afile"] and (tmp_path / "afile").read_text() == "kept"

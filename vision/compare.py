@@ -53,9 +53,15 @@ class Comparison(BaseModel):
 
 
 def resolve_data(data: Path) -> Path:
-    """A dataset folder means its data.yaml; a YAML file is used as it is."""
+    """A dataset folder means its data.yaml; a YAML file is used as it is. FileNotFoundError names what is missing."""
     data = Path(data)
-    return data / "data.yaml" if data.is_dir() else data
+    if data.is_dir():
+        if not (data / "data.yaml").is_file():
+            raise FileNotFoundError(f"{data} is not a dataset folder: it has no data.yaml")
+        return data / "data.yaml"
+    if not data.is_file():
+        raise FileNotFoundError(f"{data}: no such dataset folder or datasets/*.yaml config")
+    return data
 
 
 def labelled_images(data: Path, split: str = "val", limit: int | None = None) -> list[ev.LabelledImage]:

@@ -359,10 +359,11 @@ def promote(
     """Compare ``candidate`` with the current model on ``data`` and make it current only if it is better."""
     import tempfile
 
-    from vision.compare import compare_models, plot
+    from vision.compare import compare_models, plot, resolve_data
 
     if metric not in METRICS:
         raise ValueError(f"metric {metric!r} is not one of {', '.join(METRICS)}")
+    resolve_data(data)  # a missing --data fails before anything is made, also when there is no model to compare
     models_dir = Path(models_dir)
     models_dir.mkdir(parents=True, exist_ok=True)
     registry = load(models_dir)

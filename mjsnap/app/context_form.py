@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import streamlit as st
@@ -33,6 +34,11 @@ class HandSetup:
     options: RuleOptions | None  # None when an option is not valid (error says why)
     context: Context | None  # None when the seats/situations are not valid
     error: str | None
+
+
+def seat_label(players: tuple[str, ...]) -> Callable[[int], str]:
+    """A seat as a selectbox shows it, "2: 西" (a closure over the names: AppTest calls it outside the script)."""
+    return lambda seat: f"{seat}: {players[seat]}"
 
 
 def missing_suit_guess(draft: Draft) -> str | None:
@@ -110,23 +116,22 @@ def show(draft: Draft, t, lang: str) -> HandSetup:
     options, option_error = rule_options(ruleset, t, lang)
 
     seats = list(range(N_SEATS))
-    players = state.ledger().players
-    seat_label = lambda seat: f"{seat}: {players[seat]}"  # noqa: E731 (AppTest calls it outside the script)
+    seat_name = seat_label(state.ledger().players)
     with st.expander(t("seats_bets"), expanded=True):
         with st.container(horizontal=True, gap="small", wrap=True):
-            winner = st.selectbox(t("winner"), seats, key="ctx-winner", format_func=seat_label, width=150)
-            dealer = st.selectbox(t("dealer"), seats, key="ctx-dealer", format_func=seat_label, width=150)
+            winner = st.selectbox(t("winner"), seats, key="ctx-winner", format_func=seat_name, width=150)
+            dealer = st.selectbox(t("dealer"), seats, key="ctx-dealer", format_func=seat_name, width=150)
         self_draw = st.toggle(t("self_draw"), key="ctx-self-draw")
         others = [s for s in seats if s != winner]
         discarder = None
         if not self_draw or st.session_state.get("ctx-robbing_kong"):
             if st.session_state.get("ctx-discarder") not in others:
                 st.session_state["ctx-discarder"] = others[0]
-            discarder = st.selectbox(t("discarder"), others, key="ctx-discarder", format_func=seat_label, width=150)
+            discarder = st.selectbox(t("discarder"), others, key="ctx-discarder", format_func=seat_name, width=150)
         st.caption(t("bets"))
         with st.container(horizontal=True, gap="small", wrap=True):
             bets = [
-                st.number_input(seat_label(s), 0, MAX_BET, step=1, key=f"ctx-bet-{s}", width=90) for s in seats
+                st.number_input(seat_name(s), 0, MAX_BET, step=1, key=f"ctx-bet-{s}", width=90) for s in seats
             ]
 
     with st.expander(t("situations")):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Literal
 
-from scoring.hand import Context, Hand, HandError, Meld, MeldType
+from scoring.hand import N_SEATS, Context, Hand, HandError, Meld, MeldType
 from scoring.tiles import BACK, CLASS_NAMES, N_KINDS, TILE_NAMES, format_compact, parse_tiles
 
 Place = Literal["hand", "win", "meld", "aside", "deleted"]
@@ -37,6 +37,12 @@ class DraftTile:
 class Draft:
     tiles: tuple[DraftTile, ...] = ()
     meld_types: tuple[MeldType, ...] = ()
+    meld_feeders: tuple[int | None, ...] = ()  # the seat that fed meld i (an exposed kong's 4th tile); None: not named
+
+    def __post_init__(self) -> None:
+        # one feeder per meld: a Draft given its melds alone has none named yet
+        unnamed = (None,) * (len(self.meld_types) - len(self.meld_feeders))
+        object.__setattr__(self, "meld_feeders", tuple(self.meld_feeders) + unnamed)
 
     # --- reading ---------------------------------------------------------------------------------------------
     def indices(self, place: Place, meld: int | None = None) -> list[int]:
@@ -86,7 +92,7 @@ class Draft:
 
     def new_meld(self, indices: list[int], meld_type: MeldType) -> Draft:
         """Make a new meld of the given tiles (taken from wherever they are)."""
-        draft = replace(self, meld_types=self.meld_types + (MeldType(meld_type),))
+        draft = replace(self, meld_types=self.meld_types + (MeldType(meld_type),))  # its feeder: not named yet
         meld = len(draft.meld_types) - 1
         for index in indices:
             draft = draft._with_tile(index, place="meld", meld=meld)
@@ -97,6 +103,15 @@ class Draft:
         types = list(self.meld_types)
         types[meld] = MeldType(meld_type)
         return replace(self, meld_types=tuple(types))
+
+    def set_feeder(self, meld: int, seat: int | None) -> Draft:
+        """Name the seat that fed the meld (who discarded an exposed kong's 4th tile); None takes the name back."""
+        self._check_meld(meld)
+        if seat is not None and seat not in range(N_SEATS):
+            raise ValueError(f"seat {seat!r} is not one of 0..{N_SEATS - 1}")
+        feeders = list(self.meld_feeders)
+        feeders[meld] = seat
+        return replace(self, meld_feeders=tuple(feeders))
 
     def break_meld(self, meld: int) -> Draft:
         """Dissolve a meld: its tiles go back to the concealed row."""
@@ -161,7 +176,9 @@ class Draft:
             if len(set(faces)) != 1:
                 raise HandError(f"meld {meld + 1}: a kong's faces must be one kind, got {format_compact(faces)}", "bad_meld")
             members = [faces[0]] * len(members)
-        return Meld(meld_type, tuple(members))
+        # only an exposed kong is paid by the seat that fed it; a feeder named before a change of type waits
+        feeder = self.meld_feeders[meld] if meld_type is MeldType.KONG_EXPOSED else None
+        return Meld(meld_type, tuple(members), feeder)
 
     def label_boxes(self) -> tuple[list[tuple[int, tuple[float, float, float, float]]], bool]:
         """(class id, box) of every tile the photo shows, and whether the photo needs review before training
@@ -203,7 +220,8 @@ class Draft:
             return self
         renumber = {old: new for new, old in enumerate(used)}
         tiles = tuple(replace(t, meld=renumber[t.meld]) if t.place == "meld" else t for t in self.tiles)
-        return replace(self, tiles=tiles, meld_types=tuple(self.meld_types[m] for m in used))
+        return replace(self, tiles=tiles, meld_types=tuple(self.meld_types[m] for m in used),
+                       meld_feeders=tuple(self.meld_feeders[m] for m in used))
 
 
 def _check_kind(kind: int) -> None:

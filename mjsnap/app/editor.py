@@ -10,10 +10,11 @@ from collections.abc import Callable
 import streamlit as st
 
 from mjsnap.app import corrections, state
+from mjsnap.app.context_form import seat_label
 from mjsnap.app.draft import Draft
 from mjsnap.app.i18n import MELD_NAMES, label_problem, pick, tile_name
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
-from scoring.hand import MeldType
+from scoring.hand import N_SEATS, MeldType
 from scoring.tiles import BACK, CLASS_NAMES
 
 PICKER_ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, BACK + 1))
@@ -92,13 +93,18 @@ def _set_meld_type(meld: int) -> None:
     apply(lambda d: d.set_meld_type(meld, MeldType(st.session_state[f"meld-type-{meld}"])), deselect=False)
 
 
+def _set_feeder(meld: int) -> None:
+    apply(lambda d: d.set_feeder(meld, st.session_state[f"meld-from-{meld}"]), deselect=False)
+
+
 def meld_controls(draft: Draft, t, lang: str) -> None:
-    """Type and break-up controls for each meld."""
+    """Type and break-up controls for each meld; an exposed kong also asks who fed it (a photo cannot show it)."""
     types = [m.value for m in MeldType]
+    seat_name = seat_label(state.ledger().players)
     for meld, meld_type in enumerate(draft.meld_types):
         key = f"meld-type-{meld}"
         st.session_state[key] = meld_type.value  # follow the draft (melds renumber when one is broken up)
-        with st.container(horizontal=True, vertical_alignment="bottom", gap="small"):
+        with st.container(horizontal=True, vertical_alignment="bottom", gap="small", wrap=True):
             st.selectbox(
                 f"{t('meld_n', n=meld + 1)} · {t('meld_type')}",
                 types,
@@ -108,6 +114,10 @@ def meld_controls(draft: Draft, t, lang: str) -> None:
                 args=(meld,),
                 width=200,
             )
+            if meld_type is MeldType.KONG_EXPOSED:
+                st.session_state[f"meld-from-{meld}"] = draft.meld_feeders[meld]
+                st.selectbox(t("kong_fed_by"), list(range(N_SEATS)), key=f"meld-from-{meld}", format_func=seat_name,
+                             placeholder=t("pick_seat"), on_change=_set_feeder, args=(meld,), width=200)
             st.button(t("break_meld"), key=f"break-{meld}", on_click=apply, args=(lambda d, m=meld: d.break_meld(m),))
 
 

@@ -72,6 +72,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "meld_n": ("副露 {n}", "Meld {n}"),
     "meld_type": ("类型", "Type"),
     "break_meld": ("拆开", "Break up"),
+    "kong_fed_by": ("明杠：谁打出的第四张", "Exposed kong: who discarded the 4th tile"),
+    "pick_seat": ("选座位", "Pick the seat"),
     "no_win_clear": ("去掉赢牌（看听牌）", "Remove the winning tile (see waits)"),
     "label_saved": ("已保存为训练标注：{path}", "Saved as a training label: {path}"),
     "label_review": (

@@ -2,7 +2,9 @@
 
 The sidecar of ``IMG_0001.jpg`` is ``IMG_0001.json`` (or ``IMG_0001.jpg.json``). It holds a context object in
 the schema of ../shared/rules/golden.json (``winner``, ``dealer``, ``self_draw``, ``discarder``, ``bets`` and the
-flags), either bare or as ``{"context": {...}}``. Keys it names replace the defaults; the rest are kept.
+flags), either bare or as ``{"context": {...}}``, and may add ``meld_from``: the seat that fed meld I of the hand
+as read (``{"0": 2}``; an exposed kong needs it), what golden.json writes as a meld's ``from``. Keys it names
+replace the defaults; the rest are kept.
 """
 
 from __future__ import annotations
@@ -11,9 +13,11 @@ import json
 from pathlib import Path
 from typing import Any
 
-from scoring.hand import Context, HandError
+from scoring.hand import N_SEATS, Context, HandError
 
 CONTEXT_FIELDS = tuple(Context.__dataclass_fields__)
+MELD_FROM = "meld_from"  # beside the context fields: {"I": SEAT}, the seat that fed meld I of the photo
+SIDECAR_FIELDS = (*CONTEXT_FIELDS, MELD_FROM)
 FLAG_FIELDS = frozenset(
     ("self_draw", "kong_replacement", "last_tile", "heavenly", "earthly", "robbing_kong", "after_kong_discard")
 )
@@ -44,17 +48,36 @@ def read_sidecar(path: Path) -> dict[str, Any]:
         data = data["context"]
     if not isinstance(data, dict):
         raise ContextError(f"sidecar {path.name}: expected a JSON object of context fields", "bad_sidecar")
-    unknown = sorted(set(data) - set(CONTEXT_FIELDS))
+    unknown = sorted(set(data) - set(SIDECAR_FIELDS))
     if unknown:
         raise ContextError(
             f"sidecar {path.name}: unknown context field(s) {', '.join(unknown)}; "
-            f"known: {', '.join(CONTEXT_FIELDS)}",
+            f"known: {', '.join(SIDECAR_FIELDS)}",
             "bad_sidecar",
         )
     for name, value in data.items():
         if name in FLAG_FIELDS and not isinstance(value, bool):
             raise ContextError(f"sidecar {path.name}: {name} must be true or false, got {value!r}", "bad_sidecar")
+    if MELD_FROM in data and not _is_meld_from(data[MELD_FROM]):
+        raise ContextError(f"sidecar {path.name}: {MELD_FROM} must map meld numbers to seats, e.g. "
+                           f'{{"0": 2}}; got {data[MELD_FROM]!r}', "bad_sidecar")
     return data
+
+
+def _is_meld_from(value: Any) -> bool:
+    return isinstance(value, dict) and all(
+        meld.isdigit() and type(seat) is int and 0 <= seat < N_SEATS for meld, seat in value.items()
+    )
+
+
+def meld_from_field(feeders: dict[int, int]) -> dict[str, Any]:
+    """The context entry for the seats that fed the photo's melds, as a sidecar writes it ({} for none)."""
+    return {MELD_FROM: {str(meld): seat for meld, seat in sorted(feeders.items())}} if feeders else {}
+
+
+def feeders_of(context: dict[str, Any]) -> dict[int, int]:
+    """The seats that fed the photo's melds, as mjsnap.pipeline takes them ({meld index: seat})."""
+    return {int(meld): seat for meld, seat in context.get(MELD_FROM, {}).items()}
 
 
 def merge_context(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
@@ -64,14 +87,16 @@ def merge_context(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[s
     that names a discarder drops a default self-draw, so a sidecar never has to undo the command line.
     """
     merged = {**defaults, **overrides}
+    feeders = merged.pop(MELD_FROM, {})  # a sidecar's replaces the command line's, as every field does
     if overrides.get("self_draw") and "discarder" not in overrides:
         merged["discarder"] = None
     if overrides.get("discarder") is not None and "self_draw" not in overrides:
         merged["self_draw"] = False
     try:
-        return Context.from_dict(merged).to_dict()
+        context = Context.from_dict(merged).to_dict()
     except (HandError, TypeError) as exc:
         raise ContextError(f"context: {exc}", getattr(exc, "code", "bad_context")) from exc
+    return {**context, MELD_FROM: feeders} if feeders else context
 
 
 def photo_context(photo: Path, defaults: dict[str, Any]) -> tuple[dict[str, Any], Path | None]:

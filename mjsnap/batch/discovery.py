@@ -59,11 +59,31 @@ def _walk(directory: Path) -> Iterable[Path]:
             yield path
 
 
+def _photos_under(directory: Path) -> set[Path]:
+    return {p for p in _walk(directory) if is_photo_candidate(p)}
+
+
+def _photos_matching(pattern: str) -> set[Path]:
+    matches = [Path(m) for m in glob.glob(pattern, recursive=True)]
+    if not matches:
+        raise DiscoveryError(f"{pattern}: no such file or directory, and no file matches it as a pattern")
+    photos: set[Path] = set()
+    for match in matches:
+        if match.is_dir():
+            photos |= _photos_under(match)
+        elif match.is_file() and is_photo_candidate(match):
+            photos.add(match)
+    if not photos:
+        raise DiscoveryError(f"{pattern}: matches no photo")
+    return photos
+
+
 def discover(inputs: Iterable[str | Path]) -> list[Path]:
     """Every photo under the inputs, as absolute paths, sorted, each once.
 
     An input is a directory (searched recursively), an existing file (taken as given, whatever its name),
-    or a glob pattern (``**`` recurses). An input that names nothing raises DiscoveryError.
+    or a glob pattern (``**`` recurses). An input that names nothing, or no photo, raises DiscoveryError: an
+    empty or mistaken folder is as much a mistake as a pattern that matches nothing.
     """
     found: set[Path] = set()
     for item in inputs:
@@ -74,17 +94,13 @@ def discover(inputs: Iterable[str | Path]) -> list[Path]:
             raise DiscoveryError(f"{item}: permission denied") from None
         if dangling:
             raise DiscoveryError(f"{item}: a link to a file that does not exist")
-        if is_dir:
-            found.update(p for p in _walk(path) if is_photo_candidate(p))
-        elif is_file:
+        if is_file:
             found.add(path)
+        elif is_dir:
+            photos = _photos_under(path)
+            if not photos:
+                raise DiscoveryError(f"{item}: no photo in this folder or its subfolders (hidden ones are skipped)")
+            found |= photos
         else:
-            matches = [Path(m) for m in glob.glob(str(path), recursive=True)]
-            if not matches:
-                raise DiscoveryError(f"{item}: no such file or directory, and no file matches it as a pattern")
-            for match in matches:
-                if match.is_dir():
-                    found.update(p for p in _walk(match) if is_photo_candidate(p))
-                elif match.is_file() and is_photo_candidate(match):
-                    found.add(match)
+            found |= _photos_matching(str(path))
     return sorted({p.resolve() for p in found})

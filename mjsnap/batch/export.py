@@ -50,12 +50,21 @@ def csv_row(record: dict[str, Any]) -> dict[str, Any]:
 def write_csv(records: Iterable[dict[str, Any]], path: Path) -> int:
     """Write the rows; returns how many. Written to a temporary name first so a kill never leaves half a CSV."""
     temporary = path.with_name(path.name + ".partial")
+    try:
+        count = _write_rows(records, temporary)
+        temporary.replace(path)
+    except BaseException:  # nor a failed one a .partial file
+        temporary.unlink(missing_ok=True)
+        raise
+    return count
+
+
+def _write_rows(records: Iterable[dict[str, Any]], path: Path) -> int:
     count = 0
-    with temporary.open("w", newline="", encoding="utf-8", errors="backslashreplace") as handle:  # undecodable names
+    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as handle:  # undecodable names
         writer = csv.DictWriter(handle, fieldnames=CSV_COLUMNS)
         writer.writeheader()
         for record in records:
             writer.writerow(csv_row(record))
             count += 1
-    temporary.replace(path)
     return count

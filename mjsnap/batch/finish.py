@@ -20,6 +20,16 @@ def report_path(out: Path) -> Path:
     return out.with_suffix(".report.html")
 
 
+def output_files(out: Path, csv_path: Path | None, report: bool) -> dict[str, Path]:
+    """Every file a run writes, by the option that names it: checked before the run starts, listed after it."""
+    files = {"--out": out, "--out's summary": summary_path(out)}
+    if report:
+        files["--out's report"] = report_path(out)
+    if csv_path is not None:
+        files["--csv"] = csv_path
+    return files
+
+
 def finish_run(out: Path, stats: RunStats | None, csv_path: Path | None = None, report: bool = True) -> dict[str, Any]:
     records = list(latest_by_path(out).values())
     if csv_path is not None:

@@ -25,6 +25,8 @@ from mjsnap.batch.scorers import DEFAULT_SCORER, ScorerConfig, load_factory
 from mjsnap.batch.work import PhotoTask
 
 HASH_CHUNK = 1 << 20
+# error codes that the photo's bytes cause, so a copy of them would get the same
+BYTES_ERRORS = frozenset({"unreadable_image", "worker_crashed"})
 
 
 class BatchSettings(BaseModel):
@@ -33,7 +35,8 @@ class BatchSettings(BaseModel):
     out: Path
     ruleset: str
     rule_options: dict[str, Any] = {}
-    context: dict[str, Any] = {}  # command-line defaults, golden.json context fields
+    context: dict[str, Any] = {}  # command-line defaults, golden.json context fields (and meld_from)
+    read_options: dict[str, Any] = {}  # vision.normalize.ReadOptions fields, for every photo
     workers: int | None = Field(default=1, ge=1)  # None: every CPU (of this machine, or of the Ray cluster)
     resume: bool = False
     overwrite: bool = False
@@ -48,7 +51,7 @@ class BatchSettings(BaseModel):
 
     def scorer_config(self) -> ScorerConfig:
         return ScorerConfig(ruleset=self.ruleset, rule_options=self.rule_options, model_dir=self.model_dir,
-                            backend=self.backend, conf=self.conf)
+                            backend=self.backend, conf=self.conf, read_options=self.read_options)
 
 
 @dataclass
@@ -89,12 +92,14 @@ class Planner:
         self.done: dict[str, int | None] = {
             path: r.get("bytes") for path, r in latest.items() if r["status"] not in retried
         }
-        # The photo each content hash was first recorded as; later paths with that hash are duplicates. A path whose
-        # file has changed since no longer holds its old content (a photo moved away still does: its record stands).
-        self.first_path_of: dict[str, str] = {}
+        # The photo each content hash was first recorded as, and the context it was scored with: a later path with
+        # that hash and that context is a duplicate. Only a record of what the bytes gave counts (see
+        # speaks_for_its_bytes). A path whose file has changed since no longer holds its old content (a photo moved
+        # away still does: its record stands).
+        self.first_of: dict[str, tuple[str, dict[str, Any] | None]] = {}
         for path, record in latest.items():
-            if record["status"] != "duplicate" and record.get("sha256") and _unchanged(path, record.get("bytes")):
-                self.first_path_of.setdefault(record["sha256"], record["path"])
+            if speaks_for_its_bytes(record) and record.get("sha256") and _unchanged(path, record.get("bytes")):
+                self.first_of.setdefault(record["sha256"], (record["path"], record.get("context")))
         # A duplicate stands while the photo it copies still holds that content; else it is planned again
         self.duplicate_of = {path: (r.get("sha256"), r.get("duplicate_of")) for path, r in latest.items()
                              if r["status"] == "duplicate"}
@@ -107,7 +112,7 @@ class Planner:
             return False
         if str(photo) in self.duplicate_of:
             sha, first = self.duplicate_of[str(photo)]
-            if self.first_path_of.get(sha) != first:
+            if self.first_of.get(sha, (None,))[0] != first:
                 return False
         return _unchanged(photo, self.done[str(photo)])
 
@@ -125,18 +130,28 @@ class Planner:
                 self._record(path=path, sha256=None, bytes=None, status="error", error=f"cannot read: {exc}",
                              error_code="unreadable_file")
                 continue
-            first = self.first_path_of.setdefault(sha, path)
-            if first != path:
-                self._record(path=path, sha256=sha, bytes=size, status="duplicate", duplicate_of=first)
-                continue
             try:
                 context, sidecar = photo_context(photo, self.settings.context)
-            except ContextError as exc:
+            except ContextError as exc:  # this path's own problem: a copy of its bytes elsewhere is still scored
                 hint = "" if exc.code == "bad_sidecar" else " (pass --self-draw or --discarder, or add a sidecar)"
                 self._record(path=path, sha256=sha, bytes=size, status="error", error=f"{exc}{hint}",
                              error_code=exc.code)
                 continue
-            yield PhotoTask(path, sha, size, self.settings.ruleset, context, str(sidecar) if sidecar else None)
+            sidecar_path = str(sidecar) if sidecar else None
+            first, first_context = self.first_of.setdefault(sha, (path, context))
+            if first != path and first_context == context:
+                self._record(path=path, sha256=sha, bytes=size, status="duplicate", duplicate_of=first,
+                             context=context, sidecar=sidecar_path)
+                continue
+            # the first copy, or the same bytes in another context (its sidecar's): scored as a photo of its own
+            yield PhotoTask(path, sha, size, self.settings.ruleset, context, sidecar_path)
+
+
+def speaks_for_its_bytes(record: dict[str, Any]) -> bool:
+    """Whether a record says what a copy of its photo's bytes would get, scored in the same context: a photo read
+    (scored or not), or one the bytes themselves failed (not an image; a decoder that killed its worker). An error
+    of the path or its sidecar (bad_sidecar, unreadable_file, a bad context) says nothing of another copy."""
+    return record["status"] in ("scored", "not_scored") or record.get("error_code") in BYTES_ERRORS
 
 
 def _unchanged(path: str | Path, size: int | None) -> bool:
@@ -190,6 +205,8 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | No
 
     if settings.ruleset not in RULESETS:
         raise BatchError(f"unknown rule set {settings.ruleset!r}; use one of {', '.join(RULESETS)}")
+    if settings.retry_errors and not settings.resume:
+        raise BatchError("--retry-errors scores the error records of --out again: it needs --resume")
     load_factory(settings.scorer)  # a bad --scorer fails here, not once per worker
     stats = RunStats()
     photos = discover(settings.inputs)

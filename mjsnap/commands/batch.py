@@ -10,6 +10,9 @@ import typer
 
 from mjsnap.batch.scorers import DEFAULT_SCORER
 from mjsnap.commands import context_options as co
+from mjsnap.commands import detector_options
+from mjsnap.commands import photo_options as po
+from mjsnap.commands.output_paths import require_output_file
 
 
 def batch(
@@ -26,7 +29,7 @@ def batch(
     ship_bytes: bool = typer.Option(False, "--ship-bytes", help="Ray: send photo bytes (no shared filesystem)"),
     model_dir: Path = typer.Option(None, "--model", help="model folder [models/current]"),
     backend: str = typer.Option("auto", "--backend", help="openvino, onnxruntime, ultralytics or auto"),
-    conf: float = typer.Option(None, "--conf", min=0.0, max=1.0, help="detection confidence threshold"),
+    conf: float = detector_options.confidence(None),
     winner: int = co.WINNER,
     dealer: int = co.DEALER,
     self_draw: bool = co.SELF_DRAW,
@@ -40,6 +43,12 @@ def batch(
     after_kong_discard: bool = co.AFTER_KONG_DISCARD,
     missing_suit: str = co.MISSING_SUIT,
     option: list[str] = co.RULE_OPTION,
+    win_tile: str = po.WIN_TILE,
+    face_up_kong: str = po.FACE_UP_KONG,
+    kong_kind: list[str] = po.KONG_KIND,
+    meld_type: list[str] = po.MELD_TYPE,
+    reread_tiles: int = po.REREAD_TILES,
+    meld_from: list[str] = po.MELD_FROM,
     scorer: str = typer.Option(DEFAULT_SCORER, "--scorer", help="per-photo function, module:factory"),
     progress: bool = typer.Option(True, "--progress/--no-progress", help="show a progress bar on stderr"),
     as_json: bool = typer.Option(False, "--json", help="print the summary as JSON instead of text"),
@@ -48,28 +57,43 @@ def batch(
     """Score every photo under INPUTS into --out; rerun with --resume after an interruption.
 
     Context for each photo comes from these options, overridden by a sidecar PHOTO.json beside the photo
-    (golden.json's context fields: winner, dealer, self_draw, discarder, bets, flags).
+    (golden.json's context fields: winner, dealer, self_draw, discarder, bets, flags; and meld_from).
+    The reading options are those of `mjsnap read`, for every photo.
     """
+    from mjsnap.batch.context import meld_from_field
     from mjsnap.batch.discovery import DiscoveryError
+    from mjsnap.batch.finish import finish_run, output_files
     from mjsnap.batch.journal import JournalError
     from mjsnap.batch.progress import BatchProgress
     from mjsnap.batch.runner import BatchError, BatchSettings, run_batch
     from mjsnap.batch.scorers import ScorerSpecError
+    from scoring.hand import HandError
     from scoring.scorer import RULESETS
 
     if engine not in ("local", "ray"):
         raise typer.BadParameter(f"{engine!r}: use local or ray", param_hint="--engine")
     if rules not in RULESETS:
         raise typer.BadParameter(f"{rules!r}: use one of {', '.join(RULESETS)}", param_hint="--rules")
-    context = co.context(
-        winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,
-        kong_replacement=kong_replacement, last_tile=last_tile, heavenly=heavenly, earthly=earthly,
-        robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
-    )
+    outputs = output_files(out, csv, report)
+    for named_by, path in outputs.items():  # now: a path found bad after the run would cost the run its summary
+        require_output_file(named_by, path)
+    try:  # the checks of `mjsnap score`: a contradiction on the command line would fail every photo
+        context = co.context(
+            winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,
+            kong_replacement=kong_replacement, last_tile=last_tile, heavenly=heavenly, earthly=earthly,
+            robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
+        )
+        read_options = po.read_options(win_tile=win_tile, face_up_kong=face_up_kong, kong_kind=kong_kind,
+                                       meld_type=meld_type, reread_tiles=reread_tiles)
+        context.update(meld_from_field(po.meld_feeders(meld_from)))
+    except (HandError, po.PhotoOptionError) as exc:
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     co.rule_options(option)  # fail now, not once per photo
     rule_options = {key.strip(): value.strip() for key, _, value in (pair.partition("=") for pair in option)}
     settings = BatchSettings(
         inputs=inputs, out=out, ruleset=rules, rule_options=rule_options, context=context,
+        read_options=read_options.model_dump(exclude_defaults=True),
         workers=workers, resume=resume, overwrite=overwrite, retry_errors=retry_errors,
         engine=engine, ray_address=ray_address, ship_bytes=ship_bytes, scorer=scorer,
         model_dir=str(model_dir) if model_dir else None, backend=backend, conf=conf,
@@ -84,18 +108,14 @@ def batch(
     except KeyboardInterrupt:
         typer.echo(f"interrupted: every finished photo is in {out}; rerun with --resume to continue", err=True)
         raise typer.Exit(130) from None
-    from mjsnap.batch.finish import finish_run
-
     summary = finish_run(settings.out, stats, csv_path=csv, report=report)
     if as_json:
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
         return
-    from mjsnap.batch.finish import report_path, summary_path
     from mjsnap.batch.summary import summary_lines
 
-    written = [out, summary_path(out)] + ([report_path(out)] if report else []) + ([csv] if csv else [])
-    for line in summary_lines(summary) + [f"written: {', '.join(str(p) for p in written)}"]:
+    for line in summary_lines(summary) + [f"written: {', '.join(str(p) for p in outputs.values())}"]:
         typer.echo(line)
 
 

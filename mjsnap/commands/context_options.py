@@ -7,6 +7,8 @@ from typing import Any
 
 import typer
 
+from scoring.hand import Context, HandError
+
 SEAT = {"min": 0, "max": 3}
 WINNER = typer.Option(0, "--winner", **SEAT, help="winner's seat (0-3)")
 DEALER = typer.Option(0, "--dealer", **SEAT, help="dealer's seat (0-3)")
@@ -29,7 +31,7 @@ def parse_bets(text: str | None) -> list[int] | None:
         return None
     parts = [part.strip() for part in text.split(",")]
     if len(parts) != 4 or not all(part.isdigit() for part in parts):
-        raise typer.BadParameter(f"{text!r}: give four whole numbers, one per seat", param_hint="--bets")
+        raise HandError(f"--bets {text!r}: give four whole numbers, one per seat", "bad_bets")
     return [int(part) for part in parts]
 
 
@@ -58,7 +60,10 @@ def context(
     after_kong_discard: bool,
     missing_suit: str | None,
 ) -> dict[str, Any]:
-    """The context dict (scoring.hand.Context.from_dict's fields); unset self_draw and bets are left out."""
+    """The context dict (scoring.hand.Context.from_dict's fields); unset self_draw and bets are left out.
+
+    Raises HandError (its code as docs/score-json.md lists them) when the options contradict each other, before any
+    hand is read: a hand or photo cannot make such a context right."""
     out: dict[str, Any] = {
         "winner": winner, "dealer": dealer, "discarder": discarder, "kong_replacement": kong_replacement,
         "last_tile": last_tile, "heavenly": heavenly, "earthly": earthly, "robbing_kong": robbing_kong,
@@ -68,4 +73,8 @@ def context(
         out["self_draw"] = self_draw
     if (parsed := parse_bets(bets)) is not None:
         out["bets"] = parsed
+    try:
+        Context.from_dict(out)
+    except HandError as exc:
+        raise HandError(f"context: {exc}", exc.code) from None
     return out

@@ -14,6 +14,7 @@ from pathlib import Path
 import typer
 
 from mjsnap import jsontext
+from mjsnap.commands import detector_options
 from mjsnap.paths import MODELS_DIR
 
 
@@ -23,7 +24,7 @@ def detect(
                                         readable=False),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per line and image"),
     model: Path = typer.Option(MODELS_DIR / "current", "--model", help="model directory (meta.json + model files)"),
-    conf: float = typer.Option(0.25, "--conf", min=0.0, max=0.99, help="minimum confidence"),
+    conf: float = detector_options.confidence(),
     backend: str = typer.Option("auto", "--backend", help="auto, openvino, onnxruntime or ultralytics"),
 ) -> None:
     """Detect tiles in each photo; an unreadable file is reported and the others still run."""

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import typer
 
+from mjsnap.commands.output_paths import require_output_dir, require_output_file
+
 label_app = typer.Typer(help="Tile label datasets: import from labelling tools, export, split by photo session.",
                         no_args_is_help=True)
 
@@ -24,6 +26,7 @@ def label_import(
     from mjsnap.dataset.importers import ImportFormatError, import_export
     from mjsnap.labels import LabelError
 
+    require_output_dir("--to", to)
     try:
         report = import_export(source, to, fmt, images, prefix)
     except (ImportFormatError, LabelError, FileNotFoundError) as exc:
@@ -43,12 +46,14 @@ def label_export(
     predictions: bool = typer.Option(False, help="Label Studio: write the boxes as predictions to review"),
 ) -> None:
     """Export a dataset as Label Studio JSON tasks or an Ultralytics YOLO zip (CVAT imports it)."""
-    from mjsnap.dataset.exporters import export_labelstudio_json, export_yolo_zip
+    from mjsnap.dataset.exporters import export_labelstudio_json, export_yolo_zip, labelstudio_config_path
 
     if not (dataset / "data.yaml").is_file():
         typer.echo(f"error: {dataset} is not a dataset folder (no data.yaml)", err=True)
         raise typer.Exit(2)
+    require_output_file("--out", out)
     if fmt == "labelstudio-json":
+        require_output_file("--out's labelling config", labelstudio_config_path(out))
         count = export_labelstudio_json(dataset, out, url_prefix, predictions)
     elif fmt == "yolo-zip":
         count = export_yolo_zip(dataset, out)
@@ -110,6 +115,8 @@ def run_comparison(candidate: Path, data: Path, current: Path | None, *, split: 
     from vision.detector import ModelNotFoundError
     from vision.registry import RegistryError, candidate_model_dir
 
+    require_output_file("--plot", plot)
+    require_output_file("--json-out", json_out)
     with tempfile.TemporaryDirectory(prefix="mjsnap-candidate-") as tmp:
         try:
             candidate_dir = candidate_model_dir(candidate, Path(tmp) / "candidate")
@@ -157,6 +164,7 @@ def promote(
     from vision.registry import RegistryError
     from vision.registry import promote as run_promote
 
+    require_output_file("--plot", plot)
     try:
         result = run_promote(candidate, data, models_dir or MODELS_DIR, metric=metric, min_gain=min_gain, split=split,
                              conf=conf, backend=backend, version=version, plot_to=plot)

@@ -4,10 +4,12 @@
     mjsnap score "5m" --rules weinan --win 5m --meld pung:111m@2 --meld kong_concealed:2222s ... --json
     mjsnap score --json-in ../shared/rules/golden.json        # one JSON object per line (docs/score-json.md)
     mjsnap score photo.jpg --rules xian --winner 0            # photo -> hand -> score (mjsnap.pipeline)
+    mjsnap score photo.jpg --rules shaanxi --discarder 2 --meld-from 0=1    # meld 0, an exposed kong, fed by seat 1
     mjsnap score "123m456m789m234s5s" --rules weinan --waits --missing-suit p --self-draw   # a 13-tile hand's waits
 
-Bad notation or options exit with code 2 and a message; a hand (or photo) that does not win prints why and
-exits 1.
+Bad notation or options, a photo or model that cannot be used, exit with code 2 and a message (with --json, an
+input error also prints the JSON error object of docs/score-json.md); a hand (or photo) that does not win prints
+why and exits 1. A photo takes the reading options of `mjsnap read` (mjsnap.commands.photo_options).
 """
 
 from __future__ import annotations
@@ -15,18 +17,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
 from mjsnap import jsontext
 from mjsnap.commands import context_options as co
+from mjsnap.commands import photo_options as po
 
 RULES_HELP = "shaanxi | shaanxi108 | xian | weinan | guiyang (partial)"
 # what a case of --json-in gives itself; the same options on the command line would be silently unused
 CASE_FIELDS = ("rules", "win", "meld", "self_draw", "winner", "dealer", "discarder", "bets", "kong_replacement",
                "last_tile", "heavenly", "earthly", "robbing_kong", "after_kong_discard", "missing_suit", "lang",
                "model")
+# what only a photo uses: its model, how it is read, who fed its melds
+PHOTO_FIELDS = ("model", *po.READING, "meld_from")
 # scoring.hand.HandError codes: the case itself is wrong, not the hand's luck (docs/score-json.md)
 INPUT_ERRORS = {"invalid_tiles", "wrong_tile_count", "bad_meld", "bad_seat", "bad_bets", "bad_context", "bad_case",
                 "missing_win_tile", "unknown_ruleset", "invalid_hand"}
@@ -62,6 +67,12 @@ def score(
                                     "and what that win would score"),
     json_in: str = typer.Option(None, "--json-in", help="score golden.json-schema cases from FILE or - (stdin)"),
     model: Path = typer.Option(None, "--model", help="photo: model directory (default: models/current)"),
+    win_tile: str = po.WIN_TILE,
+    face_up_kong: str = po.FACE_UP_KONG,
+    kong_kind: list[str] = po.KONG_KIND,
+    meld_type: list[str] = po.MELD_TYPE,
+    reread_tiles: int = po.REREAD_TILES,
+    meld_from: list[str] = po.MELD_FROM,
 ) -> None:
     """Score a hand: shapes, items, and the points each seat wins or pays."""
     options = co.rule_options(option)
@@ -70,56 +81,67 @@ def score(
     if json_in is not None:
         if hand is not None:
             _fail("give either a hand or --json-in, not both")
-        ignored = [name for name in CASE_FIELDS if _given(ctx, name)] + ["waits"] * list_waits
+        ignored = [name for name in dict.fromkeys(CASE_FIELDS + PHOTO_FIELDS) if _given(ctx, name)]
+        ignored += ["waits"] * list_waits
         if ignored:
-            flags = ", ".join("--" + name.replace("_", "-") for name in ignored)
-            _fail(f"{flags}: not used with --json-in, where each case gives its own rule set, hand and context")
+            _fail(f"{_flags(ignored)}: not used with --json-in, where each case gives its own rule set, hand and "
+                  "context")
         _score_json_in(json_in, options)
         return
     if hand is None:
         _fail('give a hand ("123m456p...") with --win, a photo path, or --json-in FILE')
+    from scoring.hand import HandError
     from scoring.scorer import PARTIAL_RULESETS, RULESETS
 
     if rules not in RULESETS + PARTIAL_RULESETS:
-        _fail(f"--rules {rules!r}: use one of {', '.join(RULESETS + PARTIAL_RULESETS)}")
-    context = co.context(
-        winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,
-        kong_replacement=kong_replacement, last_tile=last_tile, heavenly=heavenly, earthly=earthly,
-        robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
-    )
-    if Path(hand).is_file():
-        unused = [f"--{name}" for name in ("win", "meld") if _given(ctx, name)] + ["--waits"] * list_waits
-        if unused:
-            _fail(f"{', '.join(unused)}: a photo's tiles, melds and winning tile are read from the photo "
-                  "(see docs/photo-layout.md)")
-        _score_photo(Path(hand), rules, options, context, model)
+        _refuse(rules, HandError(f"--rules {rules!r}: use one of {', '.join(RULESETS + PARTIAL_RULESETS)}",
+                                 "unknown_ruleset"), as_json)
+    try:
+        context = co.context(
+            winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,
+            kong_replacement=kong_replacement, last_tile=last_tile, heavenly=heavenly, earthly=earthly,
+            robbing_kong=robbing_kong, after_kong_discard=after_kong_discard, missing_suit=missing_suit,
+        )
+    except HandError as exc:
+        _refuse(rules, exc, as_json)
+    photo = _photo_path(hand)
+    if photo is not None:
+        typed_only = [name for name in ("win", "meld") if _given(ctx, name)] + ["waits"] * list_waits
+        if typed_only:
+            _fail(f"{_flags(typed_only)}: not for a photo, whose tiles, melds and winning tile are read from it; "
+                  "name its winning tile with --win-tile, a meld's type with --meld-type I=TYPE and the seat that "
+                  "fed it with --meld-from I=SEAT (docs/photo-layout.md)")
+        try:
+            read_options = po.read_options(win_tile=win_tile, face_up_kong=face_up_kong, kong_kind=kong_kind,
+                                           meld_type=meld_type, reread_tiles=reread_tiles)
+            feeders = po.meld_feeders(meld_from)
+        except po.PhotoOptionError as exc:
+            _fail(str(exc))
+        _note_unused_context(rules, context, option or [])
+        _score_photo(photo, rules, options, context, model, read_options, feeders, lang, as_json)
         return
-    from vision.imageio import PHOTO_SUFFIXES
-
-    if Path(hand).suffix.lower() in PHOTO_SUFFIXES or "/" in hand or "\\" in hand:
-        _fail(f"{hand}: no such file (a photo path), and not hand notation either")
-    if model is not None:
-        _fail("--model is for scoring a photo; the hand given is notation (or no such file)")
-    from scoring.hand import HandError
+    for_photo = [name for name in PHOTO_FIELDS if _given(ctx, name)]
+    if for_photo:
+        _fail(f"{_flags(for_photo)}: for scoring a photo, and the hand given is notation (or no such file)")
     from scoring.scorer import parse_hand
     from scoring.scorer import score as score_hand
 
-    melds = [_parse_meld(text) for text in meld or []]
+    try:
+        melds = [_parse_meld(text) for text in meld or []]
+    except HandError as exc:
+        _refuse(rules, exc, as_json)
     if list_waits:
         if win is not None:
             _fail("--waits lists the tiles that complete a 13-tile hand: leave --win out")
         _print_waits(hand, melds, context, rules, options, lang, as_json)
         return
     if win is None or not win.strip():
-        _fail("--win is required: the tile that completes the hand (e.g. --win 5p), or --waits for a 13-tile hand")
+        _refuse(rules, HandError("--win is required: the tile that completes the hand (e.g. --win 5p), or --waits "
+                                 "for a 13-tile hand", "missing_win_tile"), as_json)
     try:
         parsed = parse_hand(hand, win, melds, context)
     except HandError as exc:
-        if as_json:  # the same object --json-in prints for a bad case, then the usage exit
-            from scoring.scorer import invalid_input
-
-            typer.echo(jsontext.dumps(invalid_input(rules, exc).to_json()))
-        _fail(f"bad hand: {exc}")
+        _refuse(rules, exc, as_json, "bad hand: ")
     _note_unused_context(rules, context, option or [])
     result = score_hand(parsed, rules, options)
     if as_json:
@@ -139,13 +161,13 @@ LABELS = {
            "seat": "座位", "total": "合计", "winner": "胡", "dealer": "庄", "not_win": "不能胡",
            "decisions": "规则选择", "warnings": "注意", "base": "每家胡牌基数",
            "base_why": "每一行取代上一行的基数，不相加；下注和杠另计", "wait": "听牌", "winner_gets": "胡家得分",
-           "items": "项目", "no_waits": "这手牌不听牌（没有一张牌能胡）"},
+           "items": "项目", "no_waits": "这手牌不听牌（没有一张牌能胡）", "read_warnings": "识别提示"},
     "en": {"hand": "hand", "shapes": "shapes", "scored": "scored as", "item": "item", "value": "value",
            "why": "reason", "seat": "seat", "total": "total", "winner": "winner", "dealer": "dealer",
            "not_win": "no win", "decisions": "rule switches", "warnings": "warnings", "base": "win base per payer",
            "base_why": "each row replaces the base above it (they do not add up); bets and kongs come on top",
            "wait": "wait", "winner_gets": "winner gets", "items": "items",
-           "no_waits": "no tile completes this hand (it is not ready)"},
+           "no_waits": "no tile completes this hand (it is not ready)", "read_warnings": "reading notes"},
 }
 
 
@@ -210,7 +232,7 @@ def _print_waits(hand: str, melds: list[dict[str, Any]], context: dict[str, Any]
     try:
         found = waits(parse_hand(hand, None, melds, context), rules, options)
     except HandError as exc:
-        _fail(f"bad hand: {exc}")
+        _refuse(rules, exc, as_json, "bad hand: ")
     if as_json:
         for entry in found:
             typer.echo(jsontext.dumps({"tile": entry["tile"], **entry["result"].to_json()}))
@@ -258,30 +280,76 @@ def _score_json_in(source: str, options) -> None:
                    + (" ..." if len(refused) > 10 else ""), err=True)
 
 
-def _score_photo(path: Path, rules: str, options, context: dict[str, Any], model: Path | None) -> None:
-    from mjsnap.pipeline import score_photo
+def _photo_path(hand: str) -> Path | None:
+    """The photo the argument names, or None for hand notation; a photo path that names nothing is refused. A folder
+    named like a photo goes to the reader, which says what it is (as `mjsnap read` and `mjsnap detect` do)."""
+    from vision.imageio import PHOTO_SUFFIXES
+
+    path = Path(hand)
+    looks_like_a_path = path.suffix.lower() in PHOTO_SUFFIXES or "/" in hand or "\\" in hand
+    if path.is_file() or (looks_like_a_path and path.is_dir()):
+        return path
+    if looks_like_a_path:
+        _fail(f"{hand}: no such file (a photo path), and not hand notation either")
+    return None
+
+
+def _score_photo(path: Path, rules: str, options, context: dict[str, Any], model: Path | None, read_options,
+                 meld_from: dict[int, int], lang: str, as_json: bool) -> None:
+    """Read and score the photo; a photo or model that cannot be used is an input error (exit 2), a photo read
+    but not scored exits 1, as a typed hand that does not win."""
+    from mjsnap.pipeline import photo_score
+    from scoring.hand import HandError
     from vision.detector import ModelNotFoundError, TileDetector
 
     try:
         detector = TileDetector(model) if model is not None else None
     except (ModelNotFoundError, ValueError) as exc:
-        _fail(f"--model {model}: {exc}")
-    result = score_photo(path, rules, options, context, detector=detector)
-    typer.echo(jsontext.dumps(result))
-    if not result.get("valid"):
+        _refuse(rules, HandError(f"--model {model}: {exc}", "model_not_found"), as_json)
+    scored = photo_score(path, rules, options, context, detector=detector, read_options=read_options,
+                         meld_from=meld_from)
+    if as_json:
+        typer.echo(jsontext.dumps(scored.to_json()))
+    if scored.read is None:
+        _fail(scored.result.error)
+    if not as_json:
+        _print_photo(scored, lang)
+    if not scored.result.valid:
         raise typer.Exit(1)
 
 
+def _print_photo(scored, lang: str) -> None:
+    """The breakdown a typed hand gets (or the hand as read and why it is no Hand), then the reader's warnings."""
+    from rich.console import Console
+    from rich.markup import escape
+
+    from mjsnap.i18n_catalogue import explain
+
+    words = LABELS[lang]
+    console = Console()
+    if scored.hand is not None:
+        _print_breakdown(scored.result, scored.hand, lang)
+    else:
+        console.print(f"[bold]{scored.result.ruleset}[/bold]  {words['hand']}: {escape(scored.read.summary())}")
+        console.print(f"[red]{words['not_win']}[/red]: {escape(scored.result.error)} ({scored.result.reason})")
+    notes = [f"{w.code}: {explain(w.code, lang, w.message)}" for w in scored.read.warnings]
+    if notes:
+        console.print(f"{words['read_warnings']}: {escape('; '.join(notes))}")
+
+
 def _parse_meld(text: str) -> dict[str, Any]:
-    """``TYPE:TILES[@FROM]`` -> golden.json's meld object."""
+    """``TYPE:TILES[@FROM]`` -> golden.json's meld object; HandError (bad_meld, bad_seat) when it is not one."""
+    from scoring.hand import HandError
+
     kind, sep, rest = text.partition(":")
     if not sep or not rest:
-        _fail(f"--meld {text!r}: write TYPE:TILES[@FROM], e.g. pung:555p@2 or kong_concealed:2222s")
+        raise HandError(f"--meld {text!r}: write TYPE:TILES[@FROM], e.g. pung:555p@2 or kong_concealed:2222s",
+                        "bad_meld")
     tiles, at, seat = rest.partition("@")
     meld: dict[str, Any] = {"type": kind.strip(), "tiles": tiles.strip()}
     if at:
         if not seat.strip().isdigit():
-            _fail(f"--meld {text!r}: the seat after @ must be 0-3")
+            raise HandError(f"--meld {text!r}: the seat after @ must be 0-3", "bad_seat")
         meld["from"] = int(seat)
     return meld
 
@@ -307,7 +375,21 @@ def _given(ctx: typer.Context, name: str) -> bool:
     return source is not None and source.name == "COMMANDLINE"
 
 
-def _fail(message: str) -> None:
+def _flags(names: list[str]) -> str:
+    return ", ".join("--" + name.replace("_", "-") for name in names)
+
+
+def _refuse(rules: str, exc, as_json: bool, label: str = "") -> NoReturn:
+    """An input error (scoring.hand.HandError): with --json the documented error object on stdout first, as
+    --json-in prints for a bad case (docs/score-json.md), then the message and the usage exit."""
+    if as_json:
+        from scoring.scorer import invalid_input
+
+        typer.echo(jsontext.dumps(invalid_input(rules, exc).to_json()))
+    _fail(f"{label}{exc}")
+
+
+def _fail(message: str) -> NoReturn:
     typer.echo(f"error: {message}", err=True)
     raise typer.Exit(2)
 

@@ -31,10 +31,12 @@ def synth(
     """Generate synthetic mahjong hand photos with exact labels and meld ground truth."""
     from rich.console import Console
 
+    from mjsnap.commands.output_paths import require_output_dir
     from mjsnap.paths import shared_tileart
     from vision.synth.scene import SynthOptions
     from vision.synth.writer import write_dataset
 
+    require_output_dir("--out", out)
     console = Console(stderr=True)
     tileart = None if no_art else shared_tileart()
     try:

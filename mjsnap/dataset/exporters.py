@@ -36,6 +36,11 @@ def labelstudio_config() -> str:
             f"{labels}\n  </RectangleLabels>\n</View>\n")
 
 
+def labelstudio_config_path(out: Path) -> Path:
+    """The labelling config written beside a Label Studio export."""
+    return Path(out).with_suffix(".config.xml")
+
+
 def export_labelstudio_json(
     root: Path, out: Path, url_prefix: str = LOCAL_FILES_PREFIX, as_predictions: bool = False,
     splits: tuple[str, ...] = TRAINING_SPLITS,
@@ -62,18 +67,27 @@ def export_labelstudio_json(
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(out, json.dumps(tasks, indent=1).encode("utf-8"))
-    write_atomic(out.with_suffix(".config.xml"), labelstudio_config().encode("utf-8"))
+    write_atomic(labelstudio_config_path(out), labelstudio_config().encode("utf-8"))
     return len(tasks)
 
 
 def export_yolo_zip(root: Path, out: Path, splits: tuple[str, ...] = TRAINING_SPLITS) -> int:
     """Write the Ultralytics YOLO zip; returns the number of photos."""
-    dataset = LabelDataset(root)
-    listed: dict[str, list[str]] = {split: [] for split in splits}
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     temp = out.with_name(f".{out.name}.tmp")
-    with zipfile.ZipFile(temp, "w", zipfile.ZIP_DEFLATED) as archive:
+    try:
+        count = _write_yolo_zip(LabelDataset(root), splits, temp)
+        temp.replace(out)
+    except BaseException:  # a failed export leaves no half-written zip behind
+        temp.unlink(missing_ok=True)
+        raise
+    return count
+
+
+def _write_yolo_zip(dataset: LabelDataset, splits: tuple[str, ...], path: Path) -> int:
+    listed: dict[str, list[str]] = {split: [] for split in splits}
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
         for split, name in _photos(dataset, splits):
             image = f"images/{split}/{name}{IMAGE_SUFFIX}"
             archive.write(dataset.image_path(name, split), image)
@@ -84,5 +98,4 @@ def export_yolo_zip(root: Path, out: Path, splits: tuple[str, ...] = TRAINING_SP
         archive.writestr("data.yaml", f"path: ./\n{subsets}\nnames:\n{names}")
         for split, images in listed.items():
             archive.writestr(f"{split}.txt", "".join(f"{image}\n" for image in images))
-    temp.replace(out)
     return sum(len(v) for v in listed.values())

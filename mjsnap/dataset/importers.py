@@ -316,6 +316,7 @@ def import_export(
         report = ImportReport(chosen)
         if chosen == "labelstudio-json":
             photos = read_labelstudio_json(folder, images, report)
+            _require_some_image(photos, images)
         else:
             photos = read_yolo_folders(folder, chosen, report)
         dataset.ensure()  # only once the export reads: a wrong source leaves no new folder behind
@@ -323,6 +324,18 @@ def import_export(
         for photo in photos:
             _save_photo(dataset, photo, prefix, used, report)
     return report
+
+
+def _require_some_image(photos: list[SourcePhoto], images: Path | None) -> None:
+    """Label Studio JSON names its images by URL only: when not one is found, the images folder is wrong or was not
+    given, and the import stops (before the dataset is made) with a hint rather than importing nothing."""
+    if not photos or any(photo.image is not None for photo in photos):
+        return
+    where = f"in {images}" if images is not None else "without --images"
+    raise ImportFormatError(
+        f"none of the {len(photos)} labelled images was found {where} (the first: {photos[0].source}); pass "
+        "--images FOLDER, the folder holding them (searched recursively, matched by file name)"
+    )
 
 
 def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: set[str], report: ImportReport) -> None:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
-from scoring.hand import Context, Hand, HandError, Meld
+from scoring.hand import Context, Hand, HandError, Meld, MeldType
 from scoring.tiles import format_compact
 
 Role = Literal["concealed", "win", "meld", "ignored"]
@@ -71,15 +72,31 @@ class ReadHand:
     def warning_codes(self) -> list[str]:
         return [w.code for w in self.warnings]
 
-    def to_hand(self, context: Context | None = None) -> Hand:
-        """The scorer's Hand; raises HandError (with its .code) when the read hand cannot be one."""
+    def to_hand(self, context: Context | None = None, meld_from: Mapping[int, int] | None = None) -> Hand:
+        """The scorer's Hand; raises HandError (with its .code) when the read hand cannot be one. ``meld_from``
+        gives the seat that fed meld i (what a photo cannot show: who discarded an exposed kong's 4th tile)."""
         if self.unresolved_kongs:
             raise HandError(
                 f"{self.unresolved_kongs} kong(s) shown as four face-down tiles: name their kind "
                 "(ReadOptions.concealed_kong_kinds, --kong-kind)",
                 "kong_kind_unknown",
             )
-        return Hand(tuple(self.concealed), tuple(self.melds), self.win_tile, context or Context())
+        melds = list(self.melds)
+        for index, seat in (meld_from or {}).items():
+            if not 0 <= index < len(melds):
+                shown = f"melds 0-{len(melds) - 1}" if melds else "no melds"
+                raise HandError(f"--meld-from {index}={seat}: the photo shows {shown}", "bad_meld")
+            if melds[index].type is MeldType.KONG_CONCEALED:
+                raise HandError(f"--meld-from {index}={seat}: meld {index} is a concealed kong, which nobody fed",
+                                "bad_meld")
+            melds[index] = replace(melds[index], from_seat=seat)
+        return Hand(tuple(self.concealed), tuple(melds), self.win_tile, context or Context())
+
+    def summary(self) -> str:
+        """The hand in one line: concealed tiles, the melds in brackets, ``+`` the winning tile (``?``: none)."""
+        melds = "".join(f" [{m.type.value} {format_compact(m.tiles)}]" for m in self.melds)
+        win = format_compact([self.win_tile]) if self.win_tile is not None else "?"
+        return f"{format_compact(self.concealed)}{melds} + {win}"
 
     def to_json(self) -> dict[str, Any]:
         """The ``mjsnap read --json`` object."""
