@@ -14,6 +14,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 from app_texts import assert_no_english  # noqa: E402
 
 from mjsnap.app.i18n import LANGS, STRINGS  # noqa: E402
+from scoring.tiles import BACK  # noqa: E402
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
@@ -127,18 +128,64 @@ def test_moving_tiles_into_a_meld_and_changing_its_type(app):
     app.run()
     assert not app.error, [e.value for e in app.error]
     assert settlement(app) == [18, -6, -6, -6]
-    assert any("[chow 1m 2m 3m]" in c.value for c in app.caption)
+    assert any("[吃 1m 2m 3m]" in c.value for c in app.caption)
 
 
-def make_kong(app, first_tile: int, kind: str) -> None:
-    """Tiles first_tile..first_tile+3 of the typed hand become meld 1, of type ``kind``."""
-    click(app, f"tile-{first_tile}")
+def make_meld(app, kind: str, size: int = 4) -> None:
+    """The first ``size`` tiles of the typed hand become meld 1, of type ``kind``."""
+    click(app, "tile-0")
     click(app, "act-new-meld")
-    for tile in range(first_tile + 1, first_tile + 4):
+    for tile in range(1, size):
         click(app, f"tile-{tile}")
         click(app, "act-meld-0")
     app.selectbox(key="meld-type-0").set_value(kind)
     app.run()
+
+
+def turn_face_down(app, tiles: tuple[int, ...]) -> None:
+    """Pick the back for these tiles, as a photo shows the middle two of a concealed kong face up."""
+    for tile in tiles:
+        click(app, f"tile-{tile}")
+        click(app, f"pick-{BACK}")
+
+
+# a typed hand whose first tiles make a meld of the type: (tiles, winning tile, the meld's size)
+MELD_HANDS = {
+    "kong_exposed": ("8888s123456789m5p", "5p", 4),
+    "kong_added": ("8888s123456789m5p", "5p", 4),
+    "kong_concealed": ("8888s123456789m5p", "5p", 4),
+    "pung": ("111m456m789m234s5s", "5s", 3),
+    "chow": ("123m456m789m234s5s", "5s", 3),
+}
+
+
+@pytest.mark.parametrize(
+    ("lang", "kind", "face_down", "summary"),
+    [
+        ("zh", "kong_exposed", (), "123456789m5p [明杠 8s 8s 8s 8s] +5p"),
+        ("zh", "kong_added", (), "123456789m5p [补杠 / 续杠 8s 8s 8s 8s] +5p"),
+        ("zh", "kong_concealed", (), "123456789m5p [暗杠 8s 8s 8s 8s] +5p"),
+        ("zh", "kong_concealed", (0, 3), "123456789m5p [暗杠 牌背 8s 8s 牌背] +5p"),  # as a photo shows it
+        ("zh", "pung", (), "456789m2345s [碰 1m 1m 1m] +5s"),
+        ("zh", "chow", (), "456789m2345s [吃 1m 2m 3m] +5s"),
+        ("en", "kong_exposed", (), "123456789m5p [exposed kong 8s 8s 8s 8s] +5p"),
+        ("en", "kong_concealed", (0, 3), "123456789m5p [concealed kong back 8s 8s back] +5p"),
+        ("en", "pung", (), "456789m2345s [pung 1m 1m 1m] +5s"),
+        ("en", "chow", (), "456789m2345s [chow 1m 2m 3m] +5s"),
+    ],
+)
+def test_the_hand_summary_names_its_melds_in_the_page_language(app, lang, kind, face_down, summary):
+    tiles, win, size = MELD_HANDS[kind]
+    app.radio(key="lang").set_value(lang)
+    type_hand(app, tiles, win)
+    make_meld(app, kind, size)
+    turn_face_down(app, face_down)
+    if kind == "kong_exposed":
+        app.selectbox(key="meld-from-0").set_value(2).run()  # name its feeder, so the page shows the score too
+    assert app.success, [e.value for e in app.error]
+    assert any(f"`{summary}`" in c.value for c in app.caption), [c.value for c in app.caption]
+    if lang == "zh":
+        assert_no_english(app)
 
 
 @pytest.mark.parametrize(
@@ -153,7 +200,7 @@ def make_kong(app, first_tile: int, kind: str) -> None:
 def test_an_exposed_kong_is_paid_by_the_seat_picked_beside_it(app, lang, feeder, settlement_or_error):
     app.radio(key="lang").set_value(lang)
     type_hand(app, "8888s123456789m5p", "5p")
-    make_kong(app, 0, "kong_exposed")
+    make_meld(app, "kong_exposed")
     picker = app.selectbox(key="meld-from-0")
     assert picker.value is None and picker.options == ["0: 东", "1: 南", "2: 西", "3: 北"]
     column = LANGS.index(lang)
@@ -169,7 +216,7 @@ def test_an_exposed_kong_is_paid_by_the_seat_picked_beside_it(app, lang, feeder,
 
 def test_the_feeder_is_asked_for_exposed_kongs_only_and_kept_through_a_type_change(app):
     type_hand(app, "8888s123456789m5p", "5p")
-    make_kong(app, 0, "kong_exposed")
+    make_meld(app, "kong_exposed")
     app.selectbox(key="meld-from-0").set_value(2)
     app.run()
     app.selectbox(key="meld-type-0").set_value("kong_added")

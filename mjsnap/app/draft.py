@@ -8,11 +8,13 @@ label knows that box was not a tile.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from operator import attrgetter
 from typing import Literal
 
 from scoring.hand import N_SEATS, Context, Hand, HandError, Meld, MeldType
-from scoring.tiles import BACK, CLASS_NAMES, N_KINDS, TILE_NAMES, format_compact, parse_tiles
+from scoring.tiles import BACK, CLASS_NAMES, N_KINDS, format_compact, parse_tiles
 
 Place = Literal["hand", "win", "meld", "aside", "deleted"]
 IN_HAND: tuple[Place, ...] = ("hand", "win", "meld")
@@ -186,14 +188,20 @@ class Draft:
         boxes = [(t.kind, t.box) for t in self.tiles if t.box is not None and t.place != "deleted"]
         return boxes, bool(self.unboxed)
 
-    def summary(self) -> str:
-        """The hand in compact notation: concealed, melds in brackets, ``+`` the winning tile."""
+    def summary(
+        self,
+        meld_name: Callable[[MeldType], str] = attrgetter("value"),
+        tile_label: Callable[[int], str] = CLASS_NAMES.__getitem__,
+    ) -> str:
+        """The hand in compact notation: concealed, melds in brackets, ``+`` the winning tile. ``meld_name`` and
+        ``tile_label`` write the meld types and the tiles outside the concealed row: codes by default, as the ledger
+        keeps them (hand_view names them in the page's language)."""
         parts = [format_compact(self.tiles[i].kind for i in self.concealed if self.tiles[i].kind < N_KINDS)]
         for m, meld_type in enumerate(self.meld_types):
             kinds = [self.tiles[i].kind for i in self.meld_members(m)]
-            parts.append(f"[{meld_type.value} {' '.join(CLASS_NAMES[k] for k in kinds)}]")
+            parts.append(f"[{meld_name(meld_type)} {' '.join(tile_label(k) for k in kinds)}]")
         if self.win is not None:
-            parts.append(f"+{TILE_NAMES[self.tiles[self.win].kind] if self.tiles[self.win].kind < N_KINDS else 'back'}")
+            parts.append(f"+{tile_label(self.tiles[self.win].kind)}")
         return " ".join(p for p in parts if p)
 
     def suits_present(self) -> set[str]:

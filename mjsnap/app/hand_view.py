@@ -6,10 +6,11 @@ import streamlit as st
 
 from mjsnap.app import state
 from mjsnap.app.draft import Draft
-from mjsnap.app.i18n import MELD_NAMES, pick
+from mjsnap.app.i18n import MELD_NAMES, pick, tile_name
 from mjsnap.app.overlay import is_low_confidence
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from mjsnap.i18n_catalogue import explain
+from scoring.tiles import CLASS_NAMES, N_KINDS
 
 TILE_BOX = TILE_SIZE[0] + 4
 
@@ -53,11 +54,20 @@ def tile_row(draft: Draft, indices: list[int], origin: Draft | None) -> None:
             tile_button(draft, index, origin)
 
 
+def summary_in(draft: Draft, lang: str) -> str:
+    """The hand's one-line notation with its meld types, face-down tiles and flowers in the page's language: tile
+    notation has no words for them."""
+    return draft.summary(
+        meld_name=lambda meld_type: pick(MELD_NAMES[meld_type.value], lang),
+        tile_label=lambda kind: CLASS_NAMES[kind] if kind < N_KINDS else tile_name(kind, lang),
+    )
+
+
 def show(t, lang: str) -> None:
     draft: Draft = state.draft()
     origin: Draft | None = st.session_state.origin
     st.subheader(t("hand_header"))
-    st.caption(f"{t('tile_count', n=draft.tile_count)} · `{draft.summary()}`")
+    st.caption(f"{t('tile_count', n=draft.tile_count)} · `{summary_in(draft, lang)}`")
 
     st.markdown(f"**{t('concealed')}**")
     tile_row(draft, draft.concealed, origin)
