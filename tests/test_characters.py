@@ -14,14 +14,18 @@ from hypothesis import strategies as st
 
 from scoring.tiles import CLASS_NAMES
 from vision.twostage.characters import (
+    BESIDE_WIDTH,
     CHARACTER_CLASSES,
     CHARACTERS,
     CROP_SIZE,
+    INPUT_HEIGHT,
     READ_CLASSES,
     READINGS,
     CharacterReader,
     CharacterSettings,
+    beside_views,
     could_change_best,
+    fitted,
     needs_reading,
     views,
     FLOWER,
@@ -160,7 +164,7 @@ def test_a_settled_tile_is_not_asked_when_only_decisive_readings_are():
                                       {"decisive_only": 1}, {"openvino_precision": "fp16"},
                                       {"openvino_precision": None}, {"wan_doubt": -0.1}, {"wan_doubt": 0.5},
                                       {"mark_seen": 0}, {"wan_against": 0}, {"wan_missing": 1.5},
-                                      {"flower_doubt": 0.6}, {"flower_against": 0}])
+                                      {"flower_doubt": 0.6}, {"flower_against": 0}, {"numeral_view": "beneath"}])
 def test_settings_are_validated(settings):
     with pytest.raises(ValueError, match="characters"):
         CharacterSettings(**settings)
@@ -174,19 +178,46 @@ def test_views_are_read_both_ways_up():
     assert lines[0][0].max() == 255 and lines[3][-1].max() == 255 and lines[3][0].max() == 0
 
 
+def test_the_numeral_is_set_beside_its_wan_both_ways_up():
+    crop = np.zeros((CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    crop[: CROP_SIZE // 4] = 255  # the numeral's part, at the top: the left half of the upright line
+    upright, turned = beside_views(crop)
+    assert upright.shape == turned.shape and upright.shape[1] > 2 * upright.shape[0]
+    half = upright.shape[1] // 2
+    assert upright[:, :half].max() == 255 and upright[:, half:].max() == 0
+    assert turned[:, :half].max() == 0 and turned[:, half:].max() == 255
+
+
+@pytest.mark.parametrize(("size", "length"), [((40, 120), 128), ((48, 64), 64), ((20, 200), 128)])
+def test_fitted_keeps_a_line_s_proportions_and_pads_it(size, length):
+    line = np.full((*size, 3), 200, np.uint8)
+    line[:, : size[1] // 2] = 10
+    fitted_line = fitted(line)
+    assert fitted_line.shape == (INPUT_HEIGHT, BESIDE_WIDTH, 3)
+    ink = np.flatnonzero(fitted_line[INPUT_HEIGHT // 2, :, 0] < 100)
+    assert ink.min() == 0 and abs(ink.max() + 1 - min(length, round(size[1] * INPUT_HEIGHT / size[0])) / 2) <= 1
+
+
+def test_reader_refuses_an_unknown_numeral_view(tmp_path):
+    with pytest.raises(ValueError, match="numeral view"):
+        CharacterReader(tmp_path, numeral_view="beneath")
+
+
 def test_reader_refuses_a_missing_model(tmp_path):
     with pytest.raises(FileNotFoundError, match="character recognizer"):
         CharacterReader(tmp_path)
 
 
 @needs_recognizer
-def test_reader_reads_the_characters_of_drawn_tile_sets():
-    """Faces of 8 drawn tile sets (typefaces and colours of vision.synth.drawn), 15 character tiles each."""
+@pytest.mark.parametrize(("numeral_view", "numerals_read"), [("bands", 0.6), ("beside", 0.8)])
+def test_reader_reads_the_characters_of_drawn_tile_sets(numeral_view, numerals_read):
+    """Faces of 8 drawn tile sets (typefaces and colours of vision.synth.drawn), 15 character tiles each. Measured
+    (session 33): the numerals of 萬 read 65 % right from the bands, 85 % set beside their 萬."""
     import cv2
 
     from vision.synth.drawn import draw_face, scheme_pool
 
-    reader = CharacterReader(SHIPPED / "characters")
+    reader = CharacterReader(SHIPPED / "characters", numeral_view=numeral_view)
     crops, truth = [], []
     for scheme in scheme_pool()[::12]:
         for kind in CHARACTER_CLASSES:
@@ -202,7 +233,7 @@ def test_reader_reads_the_characters_of_drawn_tile_sets():
     honours = truth >= CLASS_NAMES.index("E")
     # measured: all winds and dragons, and 4m-9m mostly; 一 二 三 are strokes a text reader confuses
     assert (read[honours] == truth[honours]).mean() >= 0.9
-    assert (read == truth).mean() >= 0.7
+    assert (read[~honours] == truth[~honours]).mean() >= numerals_read
 
 
 @needs_recognizer
@@ -303,6 +334,21 @@ def test_meta_names_the_recognizers_precision(tmp_path):
     shipped_with_characters(tmp_path, {**shipped, "openvino_precision": "int8"})
     with pytest.raises(ValueError, match="openvino_precision"):
         TileDetector(tmp_path)
+
+
+@needs_recognizer
+@pytest.mark.parametrize("backend", ["openvino", "onnxruntime"])
+@pytest.mark.parametrize("numeral_view", ["bands", "beside"])
+def test_meta_names_the_numeral_view(tmp_path, backend, numeral_view):
+    """The view reaches the recognizer on both runtimes, and "beside" reads the 128 px lines there too."""
+    from vision.detector import TileDetector
+
+    shipped = json.loads((SHIPPED / "meta.json").read_text(encoding="utf-8"))["characters"]
+    shipped_with_characters(tmp_path, {**shipped, "numeral_view": numeral_view})
+    reader = TileDetector(tmp_path, backend=backend).stages.reader
+    assert reader.numeral_view == numeral_view
+    crops = np.random.default_rng(0).integers(0, 255, (2, CROP_SIZE, CROP_SIZE, 3), np.uint8)
+    assert reader.scores(crops).shape == (2, len(READINGS))
 
 
 @needs_recognizer

@@ -235,7 +235,7 @@ class TwoStageNetworks:
                 raise ValueError(f"{model_dir}/meta.json: characters: {exc}") from None
             runtime = "openvino" if self.backend == "openvino" else "onnxruntime"
             self.reader = CharacterReader(self.model_dir / "characters", runtime, _THREADS,
-                                          self.characters.openvino_precision)
+                                          self.characters.openvino_precision, self.characters.numeral_view)
 
     def _load(self, folder: str, precision: str):
         from vision.detector import _LOADERS, _openvino_network

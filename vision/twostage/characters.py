@@ -17,8 +17,10 @@ re-weighs the classifier's probabilities among those 16 classes, and their total
 which character (or 白) and moves no probability to or from the other classes.
 
 A tile lies either way up and the recognizer reads horizontal lines, so each crop is read both ways up, whole (the
-winds and dragons fill the face) and in two bands across its top (the numeral, above 萬): six lines. A character's
-score is its best per-position probability over them.
+winds and dragons fill the face) and, for the numeral above 萬, as ``numeral_view`` says: in two bands across its top
+("bands", six lines in all), or with the face's upper part (the numeral) set beside its lower part (萬) in one line
+read as a word, "二萬" ("beside", four lines, two of them twice as wide). A character's score is its best
+per-position probability over the lines.
 
 The 萬 check (``wan_doubt`` > 0) asks a different question, whatever the numeral: is there a 萬 (or 万) on the lower
 half? Every 萬 tile carries one and no other tile does, in any set. On the ground-truth crops of three sets the
@@ -71,6 +73,12 @@ WHOLE_FACE = (0.03, 0.97)
 NUMERAL_BANDS = ((0.08, 0.35), (0.05, 0.40))
 COLUMNS = (0.08, 0.92)
 INPUT_HEIGHT, INPUT_WIDTH = 48, 64
+# The numeral beside its 萬: the face's upper part (the numeral) and lower part (萬) cut at BESIDE_SPLIT and set side by
+# side, so the recognizer reads a two-character word ("二萬") at its own proportions. A numeral alone in a band, squashed
+# to 64 px, is often read as nothing: on ground-truth crops of cmd's real 萬 tiles the bands name the numeral on 37 %,
+# this line on 71 % (session 33, benchmarks/results/candidate_0.18.8/)
+BESIDE_SPLIT, BESIDE_ROWS, BESIDE_COLUMNS, BESIDE_WIDTH = 0.45, (0.05, 0.95), (0.10, 0.90), 128
+NUMERAL_VIEWS = ("bands", "beside")
 FILE = "model.onnx"
 
 # 萬 (or 万) below the numeral on every 萬 tile
@@ -95,6 +103,9 @@ class CharacterSettings:
     # OpenVINO on a CPU with AVX512-BF16: "bf16" reads a line in about 0.6 of f32's time (benchmarks/results/
     # recognizer_precision.md); other CPUs and ONNX Runtime run f32
     openvino_precision: str = "f32"
+    # how the numeral above 萬 is read besides the whole face: "bands" (NUMERAL_BANDS, each squashed to a 64 px line)
+    # or "beside" (the numeral set beside its 萬 in one 128 px line, as many pixels as the two bands)
+    numeral_view: str = "bands"
     # The 萬 check (off at 0): a tile with between wan_doubt and 1 - wan_doubt of its probability on 1m-9m is read
     # for 萬 on its lower half. Seen (score >= mark_seen), every other class is weighed by wan_against; not seen, the
     # nine 萬 classes are weighed by wan_missing (萬 is read on 70-90 % of 萬 tiles, on under 2 % of the others)
@@ -116,6 +127,8 @@ class CharacterSettings:
                              f"and flower_against in (0, 1]; got {self}")
         if not isinstance(self.decisive_only, bool):
             raise ValueError(f"characters: decisive_only must be true or false, not {self.decisive_only!r}")
+        if self.numeral_view not in NUMERAL_VIEWS:
+            raise ValueError(f"characters: numeral_view must be one of {', '.join(NUMERAL_VIEWS)}, not {self.numeral_view!r}")
         from vision.detector import OPENVINO_PRECISIONS  # vision.detector imports this module
 
         if self.openvino_precision not in OPENVINO_PRECISIONS:
@@ -219,6 +232,37 @@ def views(crop: np.ndarray, bands=(WHOLE_FACE, *NUMERAL_BANDS)) -> list[np.ndarr
     return lines
 
 
+def beside_views(crop: np.ndarray) -> list[np.ndarray]:
+    """The numeral-beside-萬 line of one square upright crop, both ways up (see BESIDE_SPLIT)."""
+    size = crop.shape[0]
+    left, right = (int(round(f * size)) for f in BESIDE_COLUMNS)
+    top, split, bottom = (int(round(f * size)) for f in (BESIDE_ROWS[0], BESIDE_SPLIT, BESIDE_ROWS[1]))
+    height = min(split - top, bottom - split)
+    return [np.concatenate([turned[top : top + height, left:right], turned[split : split + height, left:right]], 1)
+            for turned in (crop, crop[::-1, ::-1])]
+
+
+def squashed(line: np.ndarray) -> np.ndarray:
+    """A view resized to the recognizer's 48 x 64 input, whatever its proportions (the bands' way since session 11)."""
+    import cv2
+
+    return cv2.resize(line, (INPUT_WIDTH, INPUT_HEIGHT), interpolation=cv2.INTER_AREA)
+
+
+def fitted(line: np.ndarray, width: int = BESIDE_WIDTH) -> np.ndarray:
+    """A view resized to 48 px high at its own proportions (at most ``width`` wide) and padded on the right to
+    ``width`` with its median colour, as PP-OCR pads a text line."""
+    import cv2
+
+    height, length = line.shape[:2]
+    length = max(1, min(width, int(round(length * INPUT_HEIGHT / height))))
+    resized = cv2.resize(line, (length, INPUT_HEIGHT), interpolation=cv2.INTER_AREA)
+    padded = np.empty((INPUT_HEIGHT, width, 3), np.uint8)
+    padded[:] = np.median(resized.reshape(-1, 3), 0)
+    padded[:, :length] = resized
+    return padded
+
+
 def _onnxruntime(path: Path, threads: int, precision: str = "f32"):
     """ONNX Runtime (f32 whatever is asked): the function that runs a batch of lines, and the model's dictionary."""
     import onnxruntime as ort
@@ -242,7 +286,7 @@ def _openvino(path: Path, threads: int, precision: str = "f32"):
     model = core.read_model(str(path))
     key = ["framework", "character"]  # ONNX metadata lands in the model's runtime info
     dictionary = model.get_rt_info(key).astype(str) if model.has_rt_info(key) else None
-    model.reshape({model.inputs[0]: ov.PartialShape([-1, 3, INPUT_HEIGHT, INPUT_WIDTH])})
+    model.reshape({model.inputs[0]: ov.PartialShape([-1, 3, INPUT_HEIGHT, -1])})  # lines of 64 and 128 px
     compiled = core.compile_model(model, "CPU", openvino_config(core, precision, threads))
     request, output = compiled.create_infer_request(), compiled.output(0)
     return (lambda tensor: request.infer({0: tensor})[output]), dictionary
@@ -255,7 +299,9 @@ class CharacterReader:
     """The recognizer of a model directory's characters/ folder; ``scores`` of square crops for the 16 READINGS."""
 
     def __init__(self, folder: Path, backend: str = "openvino", threads: int | None = None,
-                 precision: str = "f32") -> None:
+                 precision: str = "f32", numeral_view: str = "bands") -> None:
+        if numeral_view not in NUMERAL_VIEWS:
+            raise ValueError(f"numeral view {numeral_view!r} is not one of {', '.join(NUMERAL_VIEWS)}")
         path = Path(folder) / FILE
         if not path.is_file():
             raise FileNotFoundError(f"{path}: the character recognizer is missing")
@@ -265,7 +311,7 @@ class CharacterReader:
 
         if precision not in OPENVINO_PRECISIONS:
             raise ValueError(f"character recognizer precision {precision!r} is not one of {', '.join(OPENVINO_PRECISIONS)}")
-        self.backend = backend
+        self.backend, self.numeral_view = backend, numeral_view
         self._run, dictionary = RUNTIMES[backend](path, threads or os.cpu_count() or 1, precision)
         if not dictionary:
             raise ValueError(f"{path}: no 'character' dictionary in the model's metadata (a PP-OCR rec export has one)")
@@ -283,7 +329,11 @@ class CharacterReader:
         """(N, 16) how surely each (N, S, S, 3) RGB crop shows each reading, 0-1, in READINGS order."""
         if not len(crops):
             return np.zeros((0, len(READINGS)), np.float32)
-        peaks = self._peaks(crops, (WHOLE_FACE, *NUMERAL_BANDS))
+        if self.numeral_view == "bands":
+            peaks = self._peaks(crops, (WHOLE_FACE, *NUMERAL_BANDS))
+        else:
+            beside = self._best([fitted(line) for crop in crops for line in beside_views(crop)], len(crops))
+            peaks = np.maximum(self._peaks(crops, (WHOLE_FACE,)), beside)
         return np.stack([peaks[:, columns].max(1) for columns in self._columns], 1)
 
     def mark_scores(self, crops: np.ndarray, mark: Mark) -> np.ndarray:
@@ -293,11 +343,12 @@ class CharacterReader:
         return self._peaks(crops, mark.bands)[:, self._marks[mark]].max(1)
 
     def _peaks(self, crops: np.ndarray, bands) -> np.ndarray:
-        """(N, dictionary) each character's best probability at any position of any of the crops' lines."""
-        import cv2
+        """(N, dictionary) each character's best probability at any position of any of the crops' band lines."""
+        return self._best([squashed(view) for crop in crops for view in views(crop, bands)], len(crops))
 
-        lines = [view for crop in crops for view in views(crop, bands)]
-        batch = np.stack([cv2.resize(line, (INPUT_WIDTH, INPUT_HEIGHT), interpolation=cv2.INTER_AREA) for line in lines])
-        tensor = (batch.astype(np.float32) / 127.5 - 1).transpose(0, 3, 1, 2)  # PP-OCR's (x - 0.5) / 0.5
+    def _best(self, lines: list[np.ndarray], crops: int) -> np.ndarray:
+        """(crops, dictionary) each character's best probability at any position of any line, the lines of each crop
+        together and in order (all of one width)."""
+        tensor = (np.stack(lines).astype(np.float32) / 127.5 - 1).transpose(0, 3, 1, 2)  # PP-OCR's (x - 0.5) / 0.5
         output = np.asarray(self._run(np.ascontiguousarray(tensor)), np.float32)
-        return output.max(1).reshape(len(crops), -1, output.shape[-1]).max(1)  # best position, best view
+        return output.max(1).reshape(crops, -1, output.shape[-1]).max(1)  # best position, best view
