@@ -322,10 +322,13 @@ def test_shipped_model_reads_a_12mp_rotated_jpeg_as_well_as_the_plain_image(phon
 @needs_shipped
 def test_shipped_model_meets_its_recorded_accuracy_on_phone_photos(phone_photos: dict) -> None:
     """The default detector (OpenVINO) and ONNX Runtime meet the tile accuracy recorded for the shipped model
-    (tests/test_shipped_model.py) on phone-like JPEGs, and agree with each other."""
+    (tests/test_shipped_model.py) on phone-like JPEGs, and agree with each other: within 3 of these photos' 94 tiles,
+    since OpenVINO runs the tile detector's INT8 copy and ONNX Runtime its float one, whose boxes differ a little (a
+    pung of 9m read as 5m from one and not the other: 4 against 6 errors for 0.18.8; a runtime reading wrongly would
+    miss dozens)."""
     min_accuracy = pytest.importorskip("test_shipped_model").MIN_TILE_ACCURACY_GENERATED
 
     reports = [_evaluate(phone_photos["phone"], backend) for backend in ("auto", "onnxruntime")]
     for report in reports:
         assert report.tile_accuracy >= min_accuracy, report.summary()
-    assert reports[0].tile_accuracy == pytest.approx(reports[1].tile_accuracy, abs=0.02)
+    assert reports[0].tile_accuracy == pytest.approx(reports[1].tile_accuracy, abs=0.035)
