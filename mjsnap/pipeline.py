@@ -20,6 +20,7 @@ from scoring.hand import Context, Hand, HandError, MeldType
 from scoring.options import RuleOptions
 from scoring.result import ScoreResult
 from scoring.scorer import invalid_input, score
+from scoring.settlement import KongFeederError, exposed_kong_feeder
 from scoring.tiles import format_compact
 from vision.detections import Detections
 from vision.normalize import ReadHand, ReadOptions, read_hand
@@ -90,7 +91,7 @@ def photo_score(
         return PhotoScore(invalid_input(ruleset, exc), None, read, meta)
     result = score(hand, ruleset, rule_options)
     if result.reason == "kong_feeder_missing":  # the scorer asks for a typed meld's 'from'; a photo's is an option
-        result.error = _feeder_missing(hand)
+        result.error = _feeder_missing(hand) or result.error
     return PhotoScore(result, hand, read, meta)
 
 
@@ -124,11 +125,17 @@ def _hand_of(read: ReadHand, context: Context, meld_from: Mapping[int, int] | No
     return hand
 
 
-def _feeder_missing(hand: Hand) -> str:
-    """Which exposed kong of the photo lacks the seat that fed it, and the options that settle it."""
-    index, meld = next((i, m) for i, m in enumerate(hand.melds) if m.type is MeldType.KONG_EXPOSED
-                       and m.from_seat in (None, hand.context.winner))
-    given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
-    return (f"meld {index} (kong_exposed {format_compact(meld.tiles)}) needs the seat that discarded its 4th "
-            f"tile{given}: give --meld-from {index}=SEAT, or --meld-type {index}=kong_added if it is an added kong "
-            "(补杠)")
+def _feeder_missing(hand: Hand) -> str | None:
+    """Which exposed kong of the photo the settlement cannot settle for want of the seat that fed it (its own check,
+    scoring.settlement.exposed_kong_feeder), and the options that settle it."""
+    for index, meld in enumerate(hand.melds):
+        if meld.type is not MeldType.KONG_EXPOSED:
+            continue
+        try:
+            exposed_kong_feeder(meld, hand.context.winner)
+        except KongFeederError:
+            given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
+            return (f"meld {index} (kong_exposed {format_compact(meld.tiles)}) needs the seat that discarded its 4th "
+                    f"tile{given}: give --meld-from {index}=SEAT, or --meld-type {index}=kong_added if it is an added "
+                    "kong (补杠)")
+    return None
