@@ -3,7 +3,8 @@
 Keyed by what the data already carries, never by English text: rule options by their dotted key
 (``scoring.options.option_keys``) and ``key=value`` for their choices, not-a-win reasons and input errors by
 ``ScoreResult.reason`` / ``HandError.code``, score warnings by ``ScoreResult.warning_codes``, photo warnings by
-``vision.normalize.ReadWarning.code``, breakdown items by ``ScoreItem.name``.
+``vision.normalize.ReadWarning.code``, breakdown items by ``ScoreItem.name``, meld types and win shapes by their
+codes (the app's pages and `mjsnap score --lang` show them).
 
 The engine's own ``error`` / ``message`` / ``reason`` sentences are English and name the very tiles and seats, so in
 English ``explain`` shows them as they are; in Chinese it shows the catalogue's sentence for the code.
@@ -296,12 +297,39 @@ WEIMAQUE_ITEM_NOTES: dict[str, Pair] = {
     "手牵手": ("家规，原文暂不明（自定息数）", "hand in hand (house value)"),
 }
 
+# the meld types (scoring.hand.MeldType) and win shapes (scoring.shapes.ALL_SHAPES) of a hand and its score
+MELD_NAMES: dict[str, Pair] = {
+    "chow": ("吃", "chow"),
+    "pung": ("碰", "pung"),
+    "kong_exposed": ("明杠", "exposed kong"),
+    "kong_added": ("补杠 / 续杠", "added kong"),
+    "kong_concealed": ("暗杠", "concealed kong"),
+}
+
+SHAPE_NAMES: dict[str, Pair] = {
+    "plain": ("平胡", "plain (4 sets + pair)"),
+    "seven_pairs": ("七对", "seven pairs"),
+    "thirteen_orphans": ("十三幺", "thirteen orphans"),
+    "honors_and_knitted": ("全不靠", "honors and knitted"),
+    "greater_honors_and_knitted": ("七星不靠", "greater honors and knitted"),
+    "knitted_straight": ("组合龙", "knitted straight"),
+    "knitted_straight_in_hk": ("组合龙（全不靠中）", "knitted straight (in honors and knitted)"),
+}
+
 _DECISION_OPTION = re.compile(r"\b([a-z]+\.[a-z_]+)(?:\[[^\]]*\])?=(\S+)")
 
 
 def pick(pair: Pair, lang: str) -> str:
     """One side of a (zh, en) pair."""
     return pair[1] if lang == "en" else pair[0]
+
+
+def meld_name(meld_type: str, lang: str) -> str:
+    return pick(MELD_NAMES[meld_type], lang)
+
+
+def shape_name(shape: str, lang: str) -> str:
+    return pick(SHAPE_NAMES[shape], lang)
 
 
 def option_label(key: str, lang: str) -> str:

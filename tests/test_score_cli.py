@@ -210,6 +210,58 @@ def test_a_photo_prints_the_breakdown_of_a_typed_hand_in_the_language_asked(phot
     assert all(text in result.stdout for text in expected) and not any(text in result.stdout for text in unexpected)
 
 
+# the first lines of the breakdown: the hand with its melds, then its shapes (or, for a photo whose hand as read is
+# no Hand, why: the scorer's own English sentence, which names the option to give)
+@pytest.mark.parametrize(
+    ("lang", "lines"),
+    [
+        ("zh", ["shaanxi  手牌: 123456m5z [碰 999p] [暗杠 2222s] + 5z", "牌型: 平胡  (计分牌型: 平胡)"]),
+        ("en", ["shaanxi  hand: 123456m5z [pung 999p] [concealed kong 2222s] + 5z",
+                "shapes: plain (4 sets + pair)  (scored as: plain (4 sets + pair))"]),
+    ],
+)
+def test_a_typed_hand_names_its_melds_and_shapes_in_the_language_asked(lang, lines):
+    result = run("123m456m5z", "--win", "5z", "--meld", "pung:999p@2", "--meld", "kong_concealed:2222s", "--rules",
+                 "shaanxi", "--discarder", "2", "--lang", lang)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == lines
+
+
+@pytest.mark.parametrize(
+    ("rows", "args", "lang", "lines"),
+    [
+        (KONG_ROWS, ["--meld-from", "0=1"], "zh",
+         ["shaanxi  手牌: 123456m9p [明杠 8888s] [碰 222p] + 9p", "牌型: 平胡  (计分牌型: 平胡)"]),
+        (KONG_ROWS, ["--meld-from", "0=1"], "en",
+         ["shaanxi  hand: 123456m9p [exposed kong 8888s] [pung 222p] + 9p",
+          "shapes: plain (4 sets + pair)  (scored as: plain (4 sets + pair))"]),
+        (KONG_ROWS, ["--meld-from", "2=1"], "zh",
+         ["shaanxi  手牌: 123456m9p [明杠 8888s] [碰 222p] + 9p",
+          "不能胡: --meld-from 2=1: the photo shows melds 0-1 (bad_meld)"]),
+        (KONG_ROWS, ["--meld-from", "2=1"], "en",
+         ["shaanxi  hand: 123456m9p [exposed kong 8888s] [pung 222p] + 9p",
+          "no win: --meld-from 2=1: the photo shows melds 0-1 (bad_meld)"]),
+        (BACKS_ROWS, [], "zh", ["shaanxi  手牌: 123456m9p [碰 222p] + 9p"]),
+        (BACKS_ROWS, [], "en", ["shaanxi  hand: 123456m9p [pung 222p] + 9p"]),
+    ],
+)
+def test_a_photo_names_its_melds_and_shapes_in_the_language_asked(photo, rows, args, lang, lines):
+    photo_rows[:] = rows
+    result = run(str(photo), "--rules", "shaanxi", "--discarder", "2", "--lang", lang, *args)
+    assert result.stdout.splitlines()[:len(lines)] == lines, result.stdout
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_json_keeps_the_meld_and_shape_codes_in_either_language(photo, lang):
+    _, data = score_photo_json(photo, KONG_ROWS, "--rules", "shaanxi", "--discarder", "2", "--meld-from", "0=1",
+                               "--lang", lang)
+    assert [meld["type"] for meld in data["read"]["melds"]] == ["kong_exposed", "pung"]
+    typed = json.loads(run("123m456m5z", "--win", "5z", "--meld", "kong_concealed:2222s", "--meld", "pung:999p@2",
+                           "--rules", "shaanxi", "--discarder", "2", "--lang", lang, "--json").stdout)
+    for result in (data, typed):
+        assert (result["shapes"], result["scored_shape"]) == (["plain"], "plain")
+
+
 def test_a_photo_not_scored_shows_the_hand_as_read_and_why(photo):
     photo_rows[:] = ROW_OF_13
     result = run(str(photo), "--rules", "shaanxi", "--self-draw", "--lang", "en")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mjsnap.app.ledger import LedgerError
-from mjsnap.i18n_catalogue import explain, pick
+from mjsnap.i18n_catalogue import MELD_NAMES, SHAPE_NAMES, explain, pick  # meld and shape names: the CLI's too
 from mjsnap.labels import LabelError
 from scoring.tiles import EN_NAMES, N_KINDS, ZH_NAMES
 
@@ -250,24 +250,6 @@ RULESET_NAMES: dict[str, tuple[str, str]] = {
     "shaanxi108": ("陕西麻将（108 张）", "Shaanxi (108 tiles)"),
     "xian": ("西安麻将", "Xi'an"),
     "weinan": ("渭南麻将", "Weinan"),
-}
-
-MELD_NAMES: dict[str, tuple[str, str]] = {
-    "chow": ("吃", "chow"),
-    "pung": ("碰", "pung"),
-    "kong_exposed": ("明杠", "exposed kong"),
-    "kong_added": ("补杠 / 续杠", "added kong"),
-    "kong_concealed": ("暗杠", "concealed kong"),
-}
-
-SHAPE_NAMES: dict[str, tuple[str, str]] = {
-    "plain": ("平胡", "plain (4 sets + pair)"),
-    "seven_pairs": ("七对", "seven pairs"),
-    "thirteen_orphans": ("十三幺", "thirteen orphans"),
-    "honors_and_knitted": ("全不靠", "honors and knitted"),
-    "greater_honors_and_knitted": ("七星不靠", "greater honors and knitted"),
-    "knitted_straight": ("组合龙", "knitted straight"),
-    "knitted_straight_in_hk": ("组合龙（全不靠中）", "knitted straight (in honors and knitted)"),
 }
 
 CONVENTION_NAMES: dict[str, tuple[str, str]] = {

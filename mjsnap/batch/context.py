@@ -3,8 +3,12 @@
 The sidecar of ``IMG_0001.jpg`` is ``IMG_0001.json`` (or ``IMG_0001.jpg.json``). It holds a context object in
 the schema of ../shared/rules/golden.json (``winner``, ``dealer``, ``self_draw``, ``discarder``, ``bets`` and the
 flags), either bare or as ``{"context": {...}}``, and may add ``meld_from``: the seat that fed meld I of the hand
-as read (``{"0": 2}``; an exposed kong needs it), what golden.json writes as a meld's ``from``. Keys it names
-replace the defaults; the rest are kept.
+as read (``{"0": 2}``; an exposed kong needs it), what golden.json writes as a meld's ``from``; and how to read the
+photo, the reading options of `mjsnap read` written as fields (``{"win_tile": "5p", "meld_type": {"1":
+"kong_added"}}``, mjsnap.commands.photo_options). Keys it names replace the defaults; the rest are kept.
+
+The merged context is the record's: it says how the photo was read and scored, so a copy of the same bytes is a
+duplicate only when its context is the same.
 """
 
 from __future__ import annotations
@@ -13,11 +17,13 @@ import json
 from pathlib import Path
 from typing import Any
 
+from mjsnap.commands import photo_options
 from scoring.hand import N_SEATS, Context, HandError
 
 CONTEXT_FIELDS = tuple(Context.__dataclass_fields__)
 MELD_FROM = "meld_from"  # beside the context fields: {"I": SEAT}, the seat that fed meld I of the photo
-SIDECAR_FIELDS = (*CONTEXT_FIELDS, MELD_FROM)
+READING_FIELDS = photo_options.READING  # beside them too: how to read the photo, as `mjsnap read`'s options say it
+SIDECAR_FIELDS = (*CONTEXT_FIELDS, MELD_FROM, *READING_FIELDS)
 FLAG_FIELDS = frozenset(
     ("self_draw", "kong_replacement", "last_tile", "heavenly", "earthly", "robbing_kong", "after_kong_discard")
 )
@@ -80,14 +86,21 @@ def feeders_of(context: dict[str, Any]) -> dict[int, int]:
     return {int(meld): seat for meld, seat in context.get(MELD_FROM, {}).items()}
 
 
+def reading_of(context: dict[str, Any]):
+    """The vision.normalize.ReadOptions to read the photo of this context with (its reading fields)."""
+    return photo_options.reading_of({name: context[name] for name in READING_FIELDS if name in context})
+
+
 def merge_context(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[str, Any]:
-    """Defaults with the overrides applied, validated as a scoring Context (the JSON-ready dict form).
+    """Defaults with the overrides applied, validated as a scoring Context and a reading (the JSON-ready dict form;
+    of the reading fields, those that differ from the defaults).
 
     How the hand was won is one decision: an override that says self-drawn drops a default discarder, and one
     that names a discarder drops a default self-draw, so a sidecar never has to undo the command line.
     """
     merged = {**defaults, **overrides}
     feeders = merged.pop(MELD_FROM, {})  # a sidecar's replaces the command line's, as every field does
+    written = {name: merged.pop(name) for name in READING_FIELDS if name in merged}  # its meld_type, kong_kind too
     if overrides.get("self_draw") and "discarder" not in overrides:
         merged["discarder"] = None
     if overrides.get("discarder") is not None and "self_draw" not in overrides:
@@ -96,7 +109,16 @@ def merge_context(defaults: dict[str, Any], overrides: dict[str, Any]) -> dict[s
         context = Context.from_dict(merged).to_dict()
     except (HandError, TypeError) as exc:
         raise ContextError(f"context: {exc}", getattr(exc, "code", "bad_context")) from exc
-    return {**context, MELD_FROM: feeders} if feeders else context
+    fed = {MELD_FROM: feeders} if feeders else {}
+    return {**context, **fed, **_reading_fields(written)}
+
+
+def _reading_fields(written: dict[str, Any]) -> dict[str, Any]:
+    """The reading fields, checked, that differ from the defaults: one reading, however written, compares equal."""
+    try:
+        return photo_options.reading_fields(photo_options.reading_of(written))
+    except photo_options.PhotoOptionError as exc:  # its message names the field, as the command line's the option
+        raise ContextError(str(exc), "bad_context") from exc
 
 
 def photo_context(photo: Path, defaults: dict[str, Any]) -> tuple[dict[str, Any], Path | None]:

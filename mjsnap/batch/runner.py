@@ -35,8 +35,8 @@ class BatchSettings(BaseModel):
     out: Path
     ruleset: str
     rule_options: dict[str, Any] = {}
-    context: dict[str, Any] = {}  # command-line defaults, golden.json context fields (and meld_from)
-    read_options: dict[str, Any] = {}  # vision.normalize.ReadOptions fields, for every photo
+    # command-line defaults: golden.json context fields (and meld_from, and the reading options written as fields)
+    context: dict[str, Any] = {}
     workers: int | None = Field(default=1, ge=1)  # None: every CPU (of this machine, or of the Ray cluster)
     resume: bool = False
     overwrite: bool = False
@@ -51,7 +51,7 @@ class BatchSettings(BaseModel):
 
     def scorer_config(self) -> ScorerConfig:
         return ScorerConfig(ruleset=self.ruleset, rule_options=self.rule_options, model_dir=self.model_dir,
-                            backend=self.backend, conf=self.conf, read_options=self.read_options)
+                            backend=self.backend, conf=self.conf)
 
 
 @dataclass
@@ -92,8 +92,8 @@ class Planner:
         self.done: dict[str, int | None] = {
             path: r.get("bytes") for path, r in latest.items() if r["status"] not in retried
         }
-        # The photo each content hash was first recorded as, and the context it was scored with: a later path with
-        # that hash and that context is a duplicate. Only a record of what the bytes gave counts (see
+        # The photo each content hash was first recorded as, and the context it was read and scored with: a later
+        # path with that hash and that context is a duplicate. Only a record of what the bytes gave counts (see
         # speaks_for_its_bytes). A path whose file has changed since no longer holds its old content (a photo moved
         # away still does: its record stands).
         self.first_of: dict[str, tuple[str, dict[str, Any] | None]] = {}
@@ -143,7 +143,7 @@ class Planner:
                 self._record(path=path, sha256=sha, bytes=size, status="duplicate", duplicate_of=first,
                              context=context, sidecar=sidecar_path)
                 continue
-            # the first copy, or the same bytes in another context (its sidecar's): scored as a photo of its own
+            # the first copy, or the same bytes in another context or reading (its sidecar's): a photo of its own
             yield PhotoTask(path, sha, size, self.settings.ruleset, context, sidecar_path)
 
 

@@ -29,7 +29,6 @@ class ScorerConfig(BaseModel):
     model_dir: str | None = None
     backend: str = "auto"
     conf: float | None = None
-    read_options: dict[str, Any] = {}  # vision.normalize.ReadOptions fields the run sets (`mjsnap read`'s options)
 
 
 class PhotoError(Exception):
@@ -96,24 +95,22 @@ def outcome_from_pipeline(result: dict[str, Any]) -> PhotoOutcome:
 
 def pipeline_scorer(config: ScorerConfig) -> PhotoScorer:
     """The default per-photo function: the shipped detector (loaded here, once) and mjsnap.pipeline.score_photo,
-    with the seats that fed the photo's melds from its context (``meld_from``)."""
-    from mjsnap.batch.context import MELD_FROM, feeders_of
+    with the seats that fed the photo's melds (``meld_from``) and the reading options from its context."""
+    from mjsnap.batch.context import CONTEXT_FIELDS, feeders_of, reading_of
     from mjsnap.paths import MODELS_DIR
     from mjsnap.pipeline import score_photo
     from scoring.options import RuleOptions
     from vision.detector import TileDetector
-    from vision.normalize import ReadOptions
 
     model_dir = Path(config.model_dir) if config.model_dir else MODELS_DIR / "current"
     detector_options = {"conf": config.conf} if config.conf is not None else {}
     detector = TileDetector(model_dir, backend=config.backend, **detector_options)
     rule_options = RuleOptions().with_overrides(config.rule_options)
-    read_options = ReadOptions(**config.read_options)
 
     def score(path: Path, context: dict[str, Any]) -> PhotoOutcome:
-        hand_context = {key: value for key, value in context.items() if key != MELD_FROM}
+        hand_context = {key: value for key, value in context.items() if key in CONTEXT_FIELDS}
         result = score_photo(path, config.ruleset, rule_options=rule_options, context=hand_context, detector=detector,
-                             read_options=read_options, meld_from=feeders_of(context))
+                             read_options=reading_of(context), meld_from=feeders_of(context))
         return outcome_from_pipeline(result)
 
     return score

@@ -58,7 +58,8 @@ def batch(
 
     Context for each photo comes from these options, overridden by a sidecar PHOTO.json beside the photo
     (golden.json's context fields: winner, dealer, self_draw, discarder, bets, flags; and meld_from).
-    The reading options are those of `mjsnap read`, for every photo.
+    The reading options are those of `mjsnap read`, for every photo; a sidecar may name them too (win_tile,
+    face_up_kong, kong_kind, meld_type, reread_tiles).
     """
     from mjsnap.batch.context import meld_from_field
     from mjsnap.batch.discovery import DiscoveryError
@@ -86,6 +87,7 @@ def batch(
         read_options = po.read_options(win_tile=win_tile, face_up_kong=face_up_kong, kong_kind=kong_kind,
                                        meld_type=meld_type, reread_tiles=reread_tiles)
         context.update(meld_from_field(po.meld_feeders(meld_from)))
+        context.update(po.reading_fields(read_options))  # in the form a sidecar overrides them with
     except (HandError, po.PhotoOptionError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
@@ -93,7 +95,6 @@ def batch(
     rule_options = {key.strip(): value.strip() for key, _, value in (pair.partition("=") for pair in option)}
     settings = BatchSettings(
         inputs=inputs, out=out, ruleset=rules, rule_options=rule_options, context=context,
-        read_options=read_options.model_dump(exclude_defaults=True),
         workers=workers, resume=resume, overwrite=overwrite, retry_errors=retry_errors,
         engine=engine, ray_address=ray_address, ship_bytes=ship_bytes, scorer=scorer,
         model_dir=str(model_dir) if model_dir else None, backend=backend, conf=conf,

@@ -2,11 +2,17 @@
 `mjsnap batch`: how to read it (the fields of vision.normalize.ReadOptions) and, for scoring, who fed its melds.
 One name, one help text and one parser per option, so every command reads a photo the same way.
 
+A batch sidecar (and a batch record's ``context``) writes the reading options as fields named as the options'
+parameters (READING), with the command line's values: ``{"win_tile": "5p", "kong_kind": ["C"], "meld_type":
+{"1": "kong_added"}, "reread_tiles": 0}``; ``reading_of`` and ``reading_fields`` go between that form and ReadOptions.
+
 Melds are numbered from 0 in reading order, as `mjsnap read` lists them (rows from the far side, left to right).
 """
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from typing import Any
 
 import typer
@@ -23,7 +29,8 @@ REREAD_TILES = typer.Option(
 MELD_FROM = typer.Option(
     None, "--meld-from", help="I=SEAT: meld I was fed by seat SEAT (an exposed kong: who discarded its 4th tile; "
     "repeat)")
-# the parameter names of the reading options, to tell whether one was given where no photo is read
+# the parameter names of the reading options: to tell whether one was given where no photo is read, and the fields
+# a sidecar writes them as
 READING = ("win_tile", "face_up_kong", "kong_kind", "meld_type", "reread_tiles")
 WIN_TILE_CONVENTIONS = ("set_apart", "last", "none")
 # the option behind each ReadOptions field, so a refused value is reported as the user typed it
@@ -32,10 +39,12 @@ OPTION_OF_FIELD = {
     "face_up_kong": "--face-up-kong", "concealed_kong_kinds": "--kong-kind", "meld_types": "--meld-type",
     "reread_tiles": "--reread-tiles",
 }  # fmt: skip
+# the name a sidecar writes each ReadOptions field under: the option's parameter name
+KEY_OF_FIELD = {field: option.removeprefix("--").replace("-", "_") for field, option in OPTION_OF_FIELD.items()}
 
 
 class PhotoOptionError(ValueError):
-    """An option value the reader cannot take; the one-line message names the option."""
+    """An option value the reader cannot take; the one-line message names the option (or the field)."""
 
 
 def read_options(
@@ -48,14 +57,8 @@ def read_options(
     min_confidence: float | None = None,
 ):
     """The checked vision.normalize.ReadOptions of the options; PhotoOptionError says which value is refused."""
-    from pydantic import ValidationError
-
-    from vision.normalize import ReadOptions
-
-    convention = win_tile if win_tile in WIN_TILE_CONVENTIONS else "set_apart"
     fields: dict[str, Any] = {
-        "win_tile": convention,
-        "win_tile_kind": None if win_tile == convention else win_tile,
+        **_win_tile_fields(win_tile),
         "face_up_kong": face_up_kong,
         "concealed_kong_kinds": kong_kind or [],
         "meld_types": indexed("--meld-type", meld_type or [], "TYPE", "0=kong_added"),
@@ -63,10 +66,71 @@ def read_options(
     }
     if min_confidence is not None:
         fields["min_confidence"] = min_confidence
+    return _checked(fields, OPTION_OF_FIELD, _as_typed)
+
+
+def reading_of(written: dict[str, Any]):
+    """The checked ReadOptions of reading options written as fields (a sidecar's, a batch record's context); a field
+    not named keeps its default. PhotoOptionError names the field, with the command line's reason."""
+    fields: dict[str, Any] = {}
+    if "win_tile" in written:
+        fields.update(_win_tile_fields(written["win_tile"]))
+    if "face_up_kong" in written:
+        fields["face_up_kong"] = written["face_up_kong"]
+    if "kong_kind" in written:
+        fields["concealed_kong_kinds"] = written["kong_kind"]
+    if "meld_type" in written:
+        fields["meld_types"] = _meld_types(written["meld_type"])
+    if "reread_tiles" in written:
+        fields["reread_tiles"] = written["reread_tiles"]
+    return _checked(fields, KEY_OF_FIELD, _as_json)
+
+
+def reading_fields(options) -> dict[str, Any]:
+    """The reading options that differ from the defaults, written as fields (JSON-ready: meld numbers as strings),
+    so that two ways of writing one reading compare equal."""
+    from vision.normalize import ReadOptions
+
+    defaults = _written(ReadOptions())
+    return {name: value for name, value in _written(options).items() if value != defaults[name]}
+
+
+def _written(options) -> dict[str, Any]:
+    return {
+        "win_tile": options.win_tile_kind or options.win_tile,
+        "face_up_kong": options.face_up_kong,
+        "kong_kind": list(options.concealed_kong_kinds),
+        "meld_type": {str(meld): kind for meld, kind in sorted(options.meld_types.items())},
+        "reread_tiles": options.reread_tiles,
+    }
+
+
+def _win_tile_fields(win_tile: Any) -> dict[str, Any]:
+    """--win-tile names a convention or the tile itself: ReadOptions keeps the two apart."""
+    convention = win_tile if win_tile in WIN_TILE_CONVENTIONS else "set_apart"
+    return {"win_tile": convention, "win_tile_kind": None if win_tile == convention else win_tile}
+
+
+def _meld_types(written: Any) -> dict[int, Any]:
+    """A written meld_type ({"I": TYPE}, as JSON writes meld numbers) -> {I: TYPE}; the types are ReadOptions' to
+    check."""
+    if not isinstance(written, dict) or not all(isinstance(meld, str) and meld.isdecimal() for meld in written):
+        raise PhotoOptionError(f'meld_type {_as_json(written)}: write {{"I": TYPE}}, e.g. {{"0": "kong_added"}} '
+                               "(melds count from 0)")
+    return {int(meld): kind for meld, kind in written.items()}
+
+
+def _checked(fields: dict[str, Any], names: dict[str, str], shown: Callable[[Any], str]):
+    """ReadOptions of the fields, strictly typed (a sidecar's true is no count of tiles); a refused value is reported
+    as the user wrote it: under its name in ``names``, ``shown``."""
+    from pydantic import ValidationError
+
+    from vision.normalize import ReadOptions
+
     try:
-        return ReadOptions(**fields)
+        return ReadOptions.model_validate(fields, strict=True)
     except ValidationError as exc:
-        raise PhotoOptionError("; ".join(_refused(error) for error in exc.errors())) from None
+        raise PhotoOptionError("; ".join(_refused(error, names, shown) for error in exc.errors())) from None
 
 
 def meld_feeders(items: list[str] | None) -> dict[int, int]:
@@ -91,10 +155,19 @@ def indexed(option: str, items: list[str], value: str, example: str) -> dict[int
     return out
 
 
-def _refused(error: dict[str, Any]) -> str:
-    option = OPTION_OF_FIELD.get(str(error["loc"][0]), str(error["loc"][0]))
+def _refused(error: dict[str, Any], names: dict[str, str], shown: Callable[[Any], str]) -> str:
+    option = names.get(str(error["loc"][0]), str(error["loc"][0]))
     message = error["msg"].removeprefix("Value error, ")
     if error["loc"][0] == "win_tile_kind":  # a word that is no convention was read as a tile name
         message += f"; or give {', '.join(WIN_TILE_CONVENTIONS)}"
-    value = error["input"]  # a list for --kong-kind, whose items are checked together
-    return f"{option} {' '.join(map(str, value)) if isinstance(value, list) else value}: {message}"
+    return f"{option} {shown(error['input'])}: {message}"
+
+
+def _as_typed(value: Any) -> str:
+    """A value as the command line gives it: a list for --kong-kind, whose items are checked together."""
+    return " ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _as_json(value: Any) -> str:
+    """A value as a sidecar writes it, so that true and "2" do not pass for numbers."""
+    return json.dumps(value, ensure_ascii=False, default=str)

@@ -174,17 +174,16 @@ LABELS = {
 def _print_breakdown(result, hand, lang: str) -> None:
     """A readable breakdown: hand, shapes, items, then who pays whom per component and the net deltas."""
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
-    from scoring.tiles import format_compact
+    from mjsnap.i18n_catalogue import shape_name
 
     words = LABELS[lang]
     console = Console()
-    melds = "".join(f" \\[{m.type.value} {format_compact(m.tiles)}]" for m in hand.melds)
-    console.print(f"[bold]{result.ruleset}[/bold]  {words['hand']}: {format_compact(hand.concealed)}{melds} "
-                  f"+ {format_compact([hand.win_tile])}")
-    scored = f"  ({words['scored']}: {result.scored_shape})" if result.scored_shape else ""
-    console.print(f"{words['shapes']}: {', '.join(result.shapes) or '-'}{scored}")
+    console.print(f"[bold]{result.ruleset}[/bold]  {words['hand']}: {escape(_hand_line(hand, lang))}")
+    scored = f"  ({words['scored']}: {shape_name(result.scored_shape, lang)})" if result.scored_shape else ""
+    console.print(f"{words['shapes']}: {', '.join(shape_name(s, lang) for s in result.shapes) or '-'}{scored}")
     if result.items:
         items = Table(show_header=True)
         for column in ("item", "value", "why"):
@@ -330,11 +329,22 @@ def _print_photo(scored, lang: str) -> None:
     if scored.hand is not None:
         _print_breakdown(scored.result, scored.hand, lang)
     else:
-        console.print(f"[bold]{scored.result.ruleset}[/bold]  {words['hand']}: {escape(scored.read.summary())}")
+        console.print(f"[bold]{scored.result.ruleset}[/bold]  {words['hand']}: {escape(_hand_line(scored.read, lang))}")
         console.print(f"[red]{words['not_win']}[/red]: {escape(scored.result.error)} ({scored.result.reason})")
     notes = [f"{w.code}: {explain(w.code, lang, w.message)}" for w in scored.read.warnings]
     if notes:
         console.print(f"{words['read_warnings']}: {escape('; '.join(notes))}")
+
+
+def _hand_line(hand, lang: str) -> str:
+    """A scored Hand or a hand as read (vision.normalize.ReadHand) in one line, as ReadHand.summary writes it, with
+    the meld types in the language asked (as the app names them): tile notation has no words for them."""
+    from mjsnap.i18n_catalogue import meld_name
+    from scoring.tiles import format_compact
+
+    melds = "".join(f" [{meld_name(m.type.value, lang)} {format_compact(m.tiles)}]" for m in hand.melds)
+    win = format_compact([hand.win_tile]) if hand.win_tile is not None else "?"
+    return f"{format_compact(hand.concealed)}{melds} + {win}"
 
 
 def _parse_meld(text: str) -> dict[str, Any]:
