@@ -78,6 +78,26 @@ def test_a_copy_is_a_duplicate_only_of_a_photo_its_bytes_decided_in_the_same_con
         assert copy["duplicate_of"] is None
 
 
+@pytest.mark.parametrize("resume", [False, True])
+def test_each_context_has_its_own_first_copy(tmp_path: Path, resume):
+    # a.jpg in the run's context, b.jpg and c.jpg (the same bytes) both read another way: c is b's duplicate, in one
+    # run or when c turns up on a resume
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    out = tmp_path / "out.jsonl"
+    names = ("a", "b", "c")
+    for name in names[:2] if resume else names:
+        (folder / f"{name}.jpg").write_bytes(photo_bytes())
+    for name in ("b", "c"):
+        (folder / f"{name}.json").write_text('{"win_tile": "5m"}')
+    if resume:
+        run(folder, out)
+        (folder / "c.jpg").write_bytes(photo_bytes())
+    records = run(folder, out, resume=resume)
+    assert [records[f"{name}.jpg"]["status"] for name in names] == ["scored", "scored", "duplicate"]
+    assert records["c.jpg"]["duplicate_of"] == str((folder / "b.jpg").resolve())
+
+
 def test_resume_scores_a_copy_recorded_as_the_duplicate_of_a_photo_whose_sidecar_failed(tmp_path: Path):
     folder = tmp_path / "photos"
     folder.mkdir()

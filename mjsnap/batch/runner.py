@@ -7,6 +7,7 @@ duplicates found while planning go straight to the file; photos to score go to t
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import time
 from collections.abc import Callable, Iterator
@@ -92,17 +93,17 @@ class Planner:
         self.done: dict[str, int | None] = {
             path: r.get("bytes") for path, r in latest.items() if r["status"] not in retried
         }
-        # The photo each content hash was first recorded as, and the context it was read and scored with: a later
-        # path with that hash and that context is a duplicate. Only a record of what the bytes gave counts (see
+        # The photo first recorded with each content hash and context (how it was read and scored): a later path
+        # with that hash and that context is a duplicate. Only a record of what the bytes gave counts (see
         # speaks_for_its_bytes). A path whose file has changed since no longer holds its old content (a photo moved
         # away still does: its record stands).
-        self.first_of: dict[str, tuple[str, dict[str, Any] | None]] = {}
+        self.first_of: dict[tuple[str, str], str] = {}
         for path, record in latest.items():
             if speaks_for_its_bytes(record) and record.get("sha256") and _unchanged(path, record.get("bytes")):
-                self.first_of.setdefault(record["sha256"], (record["path"], record.get("context")))
+                self.first_of.setdefault(_copy_key(record["sha256"], record.get("context")), record["path"])
         # A duplicate stands while the photo it copies still holds that content; else it is planned again
-        self.duplicate_of = {path: (r.get("sha256"), r.get("duplicate_of")) for path, r in latest.items()
-                             if r["status"] == "duplicate"}
+        self.duplicate_of = {path: (_copy_key(r.get("sha256"), r.get("context")), r.get("duplicate_of"))
+                             for path, r in latest.items() if r["status"] == "duplicate"}
 
     def is_done(self, photo: Path) -> bool:
         """Recorded already, and not changed since: the same size (hashing the whole archive again on every resume
@@ -111,8 +112,8 @@ class Planner:
         if str(photo) not in self.done:
             return False
         if str(photo) in self.duplicate_of:
-            sha, first = self.duplicate_of[str(photo)]
-            if self.first_of.get(sha, (None,))[0] != first:
+            key, first = self.duplicate_of[str(photo)]
+            if self.first_of.get(key) != first:
                 return False
         return _unchanged(photo, self.done[str(photo)])
 
@@ -138,13 +139,18 @@ class Planner:
                              error_code=exc.code)
                 continue
             sidecar_path = str(sidecar) if sidecar else None
-            first, first_context = self.first_of.setdefault(sha, (path, context))
-            if first != path and first_context == context:
+            first = self.first_of.setdefault(_copy_key(sha, context), path)
+            if first != path:
                 self._record(path=path, sha256=sha, bytes=size, status="duplicate", duplicate_of=first,
                              context=context, sidecar=sidecar_path)
                 continue
             # the first copy, or the same bytes in another context or reading (its sidecar's): a photo of its own
             yield PhotoTask(path, sha, size, self.settings.ruleset, context, sidecar_path)
+
+
+def _copy_key(sha: str | None, context: dict[str, Any] | None) -> tuple[str, str]:
+    """What makes two photos copies: the same bytes, read and scored in the same context."""
+    return str(sha), json.dumps(context, sort_keys=True)
 
 
 def speaks_for_its_bytes(record: dict[str, Any]) -> bool:
