@@ -186,7 +186,7 @@ def _coerce(value: Any) -> Any:
         return True
     if text.lower() in ("false", "no", "off"):
         return False
-    if text.lstrip("-").isdigit():
+    if text.lstrip("-").isdecimal():
         return int(text)
     if text.startswith("{"):
         try:

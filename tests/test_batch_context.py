@@ -121,6 +121,7 @@ def test_resume_scores_a_copy_recorded_as_the_duplicate_of_a_photo_whose_sidecar
         ('{"meld_from": {"0": 2}}', None),
         ('{"meld_from": {"0": 4}}', "meld_from must map meld numbers to seats"),
         ('{"meld_from": {"first": 2}}', "meld_from must map meld numbers to seats"),
+        ('{"meld_from": {"\u00b2": 2}}', "meld_from must map meld numbers to seats"),  # a digit, but no number
         ('{"meld_from": [2]}', "meld_from must map meld numbers to seats"),
         ('{"meld_from": {"0": true}}', "meld_from must map meld numbers to seats"),
     ],
@@ -158,6 +159,8 @@ def test_a_sidecars_meld_from_replaces_the_command_lines(defaults: dict, sidecar
         (["--robbing-kong"], "error: context: robbing a kong needs the seat whose kong was robbed"),
         (["--bets", "1,2"], "error: --bets '1,2': give four whole numbers, one per seat"),
         (["--meld-from", "0=9"], "error: --meld-from 0=9: the seat is 0-3"),
+        (["--meld-from", "0=\u00b2"], "error: --meld-from 0=\u00b2: the seat is 0-3"),
+        (["--meld-from", "\u00b2=1"], "error: --meld-from '\u00b2=1': write I=SEAT"),
         (["--meld-type", "zero=pung"], "error: --meld-type 'zero=pung': write I=TYPE"),
         (["--kong-kind", "9z"], "error: --kong-kind 9z"),
         (["--face-up-kong", "kong_big"], "error: --face-up-kong kong_big"),

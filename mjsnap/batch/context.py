@@ -72,7 +72,7 @@ def read_sidecar(path: Path) -> dict[str, Any]:
 
 def _is_meld_from(value: Any) -> bool:
     return isinstance(value, dict) and all(
-        meld.isdigit() and type(seat) is int and 0 <= seat < N_SEATS for meld, seat in value.items()
+        meld.isdecimal() and type(seat) is int and 0 <= seat < N_SEATS for meld, seat in value.items()
     )
 
 

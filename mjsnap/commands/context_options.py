@@ -30,7 +30,7 @@ def parse_bets(text: str | None) -> list[int] | None:
     if text is None:
         return None
     parts = [part.strip() for part in text.split(",")]
-    if len(parts) != 4 or not all(part.isdigit() for part in parts):
+    if len(parts) != 4 or not all(part.isdecimal() for part in parts):
         raise HandError(f"--bets {text!r}: give four whole numbers, one per seat", "bad_bets")
     return [int(part) for part in parts]
 

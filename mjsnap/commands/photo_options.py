@@ -137,7 +137,7 @@ def meld_feeders(items: list[str] | None) -> dict[int, int]:
     """``--meld-from I=SEAT`` items -> {meld index: seat}."""
     seats = indexed("--meld-from", items or [], "SEAT", "0=2")
     for index, seat in seats.items():
-        if not seat.isdigit() or not 0 <= int(seat) < N_SEATS:
+        if not seat.isdecimal() or not 0 <= int(seat) < N_SEATS:
             raise PhotoOptionError(f"--meld-from {index}={seat}: the seat is 0-{N_SEATS - 1}")
     return {index: int(seat) for index, seat in seats.items()}
 
@@ -147,7 +147,7 @@ def indexed(option: str, items: list[str], value: str, example: str) -> dict[int
     out: dict[int, str] = {}
     for item in items:
         index, sep, text = item.partition("=")
-        if not sep or not index.strip().isdigit() or not text.strip():
+        if not sep or not index.strip().isdecimal() or not text.strip():
             raise PhotoOptionError(f"{option} {item!r}: write I={value}, e.g. {example} (melds count from 0)")
         if int(index) in out:
             raise PhotoOptionError(f"{option}: meld {int(index)} is named twice")

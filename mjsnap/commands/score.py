@@ -358,7 +358,7 @@ def _parse_meld(text: str) -> dict[str, Any]:
     tiles, at, seat = rest.partition("@")
     meld: dict[str, Any] = {"type": kind.strip(), "tiles": tiles.strip()}
     if at:
-        if not seat.strip().isdigit():
+        if not seat.strip().isdecimal():
             raise HandError(f"--meld {text!r}: the seat after @ must be 0-3", "bad_seat")
         meld["from"] = int(seat)
     return meld

@@ -38,7 +38,7 @@ def class_folder(class_id: int) -> str:
 
 def class_id_of_folder(name: str) -> int:
     index, _, label = name.partition("_")
-    if not index.isdigit() or int(index) >= len(CLASS_NAMES) or CLASS_NAMES[int(index)] != label:
+    if not index.isdecimal() or int(index) >= len(CLASS_NAMES) or CLASS_NAMES[int(index)] != label:
         raise ValueError(f"{name!r} is not a crop class folder (NN_name with a name from classes.txt)")
     return int(index)
 
