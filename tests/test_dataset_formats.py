@@ -234,6 +234,22 @@ def test_roboflow_import_maps_alphabetical_names(tmp_path):
         _assert_boxes(tmp_path / "ds", f"IMG_{seed}_jpg.rf.{seed:032x}", split, seed)
 
 
+@pytest.mark.parametrize(
+    ("make", "image"),
+    [(_labelstudio_yolo, "images/0a1b2c3d-IMG_5.jpg"), (_roboflow, "valid/images/IMG_9_jpg.rf.{:032x}.jpg".format(9))],
+)
+def test_a_yolo_label_without_its_image_is_reported_and_strict_fails(tmp_path, make, image):
+    """Its boxes cannot be imported: saying nothing would lose them unnoticed."""
+    from mjsnap.cli import app
+
+    export = make(tmp_path / "export")
+    (export / image).unlink()
+    label = str(Path(image.replace("images", "labels", 1)).with_suffix(".txt"))
+    result = runner.invoke(app, ["label", "import", str(export), "--to", str(tmp_path / "ds"), "--strict"])
+    assert result.exit_code == 1, result.output
+    assert f"1 images not found: {label} (a label without its image)" in result.output
+
+
 def test_detect_format_refuses_other_folders(tmp_path):
     (tmp_path / "x").mkdir()
     with pytest.raises(ImportFormatError, match="not a known export"):

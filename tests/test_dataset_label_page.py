@@ -70,6 +70,26 @@ def test_a_file_error_names_the_file_in_chinese():
     assert label_problem(error, "en") == str(error)
 
 
+@pytest.mark.parametrize(
+    "files, names",
+    [(["第一手.jpg", "第二手.jpg"], ["photo", "photo-2"]),
+     (["IMG 1.jpg", "IMG_1.png"], ["IMG_1", "IMG_1-2"]),
+     (["a.jpg", "a.png", "b.jpg"], ["a", "a-2", "b"])],
+)
+def test_photos_whose_names_come_out_alike_keep_a_label_each(tmp_path, files, names):
+    """Two photos must never be saved under one name: the second's Done would replace the first's label."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    for seed, file in enumerate(files):
+        photo(seed)[0].save(folder / file)
+    paths = label_page.list_photos(folder)
+    assert sorted(label_page.photo_names(paths)) == sorted(names)
+    dataset = LabelDataset(tmp_path / "ds")
+    for path, name in zip(paths, label_page.photo_names(paths)):
+        label_page.save_photo(dataset, name, path, [GOOD_ROW], done=True)
+    assert sorted(p.stem for p in (dataset.root / "labels" / "train").iterdir()) == sorted(names)
+
+
 def test_done_keeps_a_val_photo_in_val(tmp_path, photos):
     dataset = LabelDataset(tmp_path / "ds")
     path = photos / "hand 1.jpg"

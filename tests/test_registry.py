@@ -324,13 +324,16 @@ def test_compare_with_a_folder_that_is_no_model_is_a_usage_error(tmp_path, via_e
     assert "not a model directory" in result.output and "Traceback" not in result.output
 
 
-@pytest.mark.parametrize("command", ["models", "rollback"])
+@pytest.mark.parametrize("command", [["models"], ["rollback"], ["promote", "CANDIDATE", "--data", "val.yaml"]])
 def test_a_models_dir_that_is_not_there_is_refused(tmp_path, command):
+    """promote too: into a new folder it would install the candidate unmeasured (no current model there)."""
     from typer.testing import CliRunner
 
     from mjsnap.cli import app
 
-    result = CliRunner().invoke(app, [command, "--models-dir", str(tmp_path / "modles")])
+    candidate = model_dir(tmp_path / "cand", "v2", b"weights-2")
+    args = [str(candidate) if arg == "CANDIDATE" else arg for arg in command]
+    result = CliRunner().invoke(app, [*args, "--models-dir", str(tmp_path / "modles")])
     assert result.exit_code == 2 and "no such folder" in result.output
     assert not (tmp_path / "modles").exists()
 

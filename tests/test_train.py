@@ -117,6 +117,97 @@ def test_train_without_data_or_resume_is_a_usage_error():
     assert result.exit_code != 0 and "--data" in result.output
 
 
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("nonexist", "--data {tmp}/nonexist: no such dataset folder or datasets/*.yaml config"),
+        ("not_a_dataset", "--data {tmp}/not_a_dataset is not a dataset folder: it has no data.yaml"),
+        ("no_photos", "{tmp}/no_photos/data.yaml: no photos in its train folders: label some photos first"),
+        ("no_photos/data.yaml", "{tmp}/no_photos/data.yaml: no photos in its train folders"),
+        ("no_val", "{tmp}/no_val/data.yaml: no photos in its val folders: run `mjsnap label split {tmp}/no_val`"),
+    ],
+)
+def test_a_fine_tune_that_cannot_start_says_why_and_leaves_no_run_behind(tmp_path, data, message):
+    """--data takes a dataset folder as `compare` does; a wrong or empty one is one line and exit 2, and no run
+    folder is left that would make the next try with the same --name be refused."""
+    from mjsnap.cli import app
+    from mjsnap.labels import LabelBox, LabelDataset
+    from mjsnap.paths import MODELS_DIR
+
+    (tmp_path / "not_a_dataset").mkdir()
+    LabelDataset(tmp_path / "no_photos").ensure()
+    LabelDataset(tmp_path / "no_val").save("p1", Image.new("RGB", (64, 64)), [LabelBox(0, (1, 1, 20, 30))])
+    result = runner.invoke(app, ["train", "--data", str(tmp_path / data), "--base", str(MODELS_DIR / "current"),
+                                 "--project", str(tmp_path / "runs"), "--name", "club"])
+    assert result.exit_code == 2, result.output
+    assert f"error: {message.format(tmp=tmp_path)}" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "runs" / "club").exists()
+
+
+@pytest.mark.parametrize("resume", ["runs/club", "runs/club/weights/last.pt"])
+def test_resuming_a_run_that_is_not_there_is_a_usage_error(tmp_path, resume):
+    from mjsnap.cli import app
+
+    result = runner.invoke(app, ["train", "--resume", str(tmp_path / resume)])
+    assert result.exit_code == 2, result.output
+    assert f"error: --resume {tmp_path / resume}: no such run" in result.output
+
+
+@pytest.mark.parametrize(
+    ("model", "data", "message"),
+    [
+        ("model", "nonexist", "{tmp}/nonexist: no such dataset folder"),
+        ("nonexist.pt", "dataset", "{tmp}/nonexist.pt does not exist"),
+        ("model", "not_a_dataset", "{tmp}/not_a_dataset is not a dataset folder"),
+    ],
+)
+def test_eval_names_a_wrong_model_or_data_path(tmp_path, model, data, message):
+    from mjsnap.cli import app
+    from mjsnap.labels import LabelBox, LabelDataset
+
+    (tmp_path / "model").mkdir()
+    (tmp_path / "not_a_dataset").mkdir()
+    LabelDataset(tmp_path / "dataset").save("p1", Image.new("RGB", (64, 64)), [LabelBox(0, (1, 1, 20, 30))], "val")
+    result = runner.invoke(app, ["eval", "--model", str(tmp_path / model), "--data", str(tmp_path / data)])
+    assert result.exit_code == 2, result.output
+    assert f"error: {message.format(tmp=tmp_path)}" in result.output and "Traceback" not in result.output
+
+
+class _RecordingYOLO:
+    """Stands in for ultralytics.YOLO: records what train() is given instead of training."""
+
+    runs: list[dict] = []
+
+    def __init__(self, model: str):
+        pass
+
+    def add_callback(self, event, callback) -> None:
+        pass
+
+    def train(self, **args) -> None:
+        self.runs.append(args)
+
+
+@pytest.mark.parametrize("runs", [("club1", "club2"), ("club1", "club1-again")])
+def test_each_run_keeps_its_own_resolved_data_config(tmp_path, monkeypatch, runs):
+    """`--resume` trains on the data path kept in last.pt: two datasets (each a DATASET/data.yaml) must not resolve
+    into one shared file, or resuming the first would train on the second's photos."""
+    pytest.importorskip("ultralytics")
+    import ultralytics
+
+    from mjsnap.labels import LabelDataset
+    from vision.train import TrainSettings, train
+
+    monkeypatch.setattr(ultralytics, "YOLO", _RecordingYOLO)
+    monkeypatch.setattr(_RecordingYOLO, "runs", [])
+    for name in runs:
+        LabelDataset(tmp_path / name).ensure()
+        train(TrainSettings(data=tmp_path / name / "data.yaml", epochs=1, name=name, project=tmp_path / "runs"))
+    for name, args in zip(runs, _RecordingYOLO.runs):
+        assert Path(args["data"]).parent == (tmp_path / "runs" / name).resolve()
+        assert yaml.safe_load(Path(args["data"]).read_text())["train"] == [str((tmp_path / name / "images" / "train").resolve())]
+
+
 def test_resume_needs_an_existing_checkpoint(tmp_path):
     from vision.train import resume
 

@@ -61,8 +61,9 @@ def _expand(entry: str, base: Path) -> str:
     return str(path)
 
 
-def resolve_data_config(config: Path, out_dir: Path | None = None) -> Path:
-    """Write the ultralytics data YAML for a `datasets/*.yaml` config (absolute paths, 36 names); returns its path."""
+def resolve_data_config(config: Path, out_dir: Path) -> Path:
+    """Write the ultralytics data YAML for a `datasets/*.yaml` config (absolute paths, 36 names) into ``out_dir``
+    (a run's own folder); returns its path."""
     config = Path(config)
     raw = yaml.safe_load(config.read_text())
     if not isinstance(raw, dict) or "train" not in raw or "val" not in raw:
@@ -74,7 +75,6 @@ def resolve_data_config(config: Path, out_dir: Path | None = None) -> Path:
         entries = raw[split] if isinstance(raw[split], list) else [raw[split]]
         resolved[split] = [_expand(str(e), config.parent) for e in entries]
     resolved["names"] = dict(enumerate(CLASS_NAMES))
-    out_dir = out_dir or WORK_DIR / "data"
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / f"{config.stem}.resolved.yaml"
     out.write_text(yaml.safe_dump(resolved, sort_keys=False))
@@ -203,12 +203,13 @@ def run_dir(settings: TrainSettings) -> Path:
 def train(settings: TrainSettings) -> Path:
     """Run training; returns the run folder (weights/best.pt, weights/last.pt, results.csv, progress.jsonl)."""
     configure_offline()
-    data_yaml = resolve_data_config(settings.data)
+    folder = run_dir(settings)
+    # into the run folder, not a shared one: --resume reads the path kept in last.pt, and every dataset folder's
+    # config is a data.yaml, so another run would have overwritten it with its own photos
+    data_yaml = resolve_data_config(settings.data, folder)
     use_all_cores()
     from ultralytics import YOLO
 
-    folder = run_dir(settings)
-    folder.mkdir(parents=True, exist_ok=True)
     (folder / "mjsnap_settings.json").write_text(json.dumps(asdict(settings), default=str, indent=1))
     model = YOLO(settings.model)
     model.add_callback("on_fit_epoch_end", _progress_callback(folder / "progress.jsonl"))

@@ -16,7 +16,7 @@ from PIL import Image, ImageDraw, ImageFont
 from mjsnap.app import corrections, recognize
 from mjsnap.app.editor import tile_buttons
 from mjsnap.app.i18n import SPLIT_NAMES, label_problem, pick, tile_name, tr
-from mjsnap.dataset.importers import dataset_name
+from mjsnap.dataset.importers import dataset_name, unique_name
 from mjsnap.labels import LabelBox, LabelDataset, LabelError
 from scoring.tiles import BACK, CLASS_NAMES
 from vision.imageio import PHOTO_SUFFIXES
@@ -24,11 +24,20 @@ from vision.imageio import upright as exif_upright
 
 DISPLAY_SIDE = 1024
 COLUMNS = ("cls", "x1", "y1", "x2", "y2")
+
+
 def list_photos(folder: Path) -> list[Path]:
     folder = Path(folder)
     if not folder.is_dir():
         return []
     return sorted(p for p in folder.iterdir() if p.is_file() and p.suffix.lower() in PHOTO_SUFFIXES)
+
+
+def photo_names(photos: list[Path]) -> list[str]:
+    """The dataset name of each photo, one per photo: names made alike (``第一手.jpg`` and ``第二手.jpg`` are both
+    'photo') get ``-2``, ``-3``..., as `mjsnap label import` does, so saving one never replaces another's label."""
+    used: set[str] = set()
+    return [unique_name(dataset_name(p.name), used) for p in photos]
 
 
 def picker_label(kind: int, lang: str) -> str:
@@ -172,7 +181,7 @@ def show(t, lang: str) -> None:
     if not photos:
         st.info(t("lp_no_photos"))
         return
-    names = [dataset_name(p.name) for p in photos]
+    names = photo_names(photos)
     lp["index"] = min(lp["index"], len(photos) - 1)
     done = {n for n in names if n in lp["done"] or dataset.find(n) in ("train", "val")}
     st.progress(len(done) / len(photos), text=t("lp_progress", done=len(done), total=len(photos)))

@@ -164,6 +164,7 @@ def promote(
     from vision.registry import RegistryError
     from vision.registry import promote as run_promote
 
+    _check_models_dir(models_dir)
     require_output_file("--plot", plot)
     try:
         result = run_promote(candidate, data, models_dir or MODELS_DIR, metric=metric, min_gain=min_gain, split=split,
@@ -214,7 +215,8 @@ def models(models_dir: Path = typer.Option(None, help="models folder (default mo
 
 
 def _check_models_dir(models_dir: Path | None) -> None:
-    """A --models-dir that is not there is a typo, not an empty registry."""
+    """A --models-dir that is not there is a typo, not an empty registry (into which promote would install the
+    candidate unmeasured, as there is no current model to compare it with)."""
     if models_dir is not None and not models_dir.is_dir():
         typer.echo(f"error: --models-dir {models_dir}: no such folder", err=True)
         raise typer.Exit(2)

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 
 import typer
+
+from mjsnap.commands.output_paths import require_output_file
 
 PRETRAINED_MAHJONG_DETECTOR = "mahjong-detector"
 
@@ -29,7 +32,7 @@ def _pretrained_start(choice: str | None) -> Path | None:
 
 def train(
     ctx: typer.Context,
-    data: Path = typer.Option(None, help="dataset config (datasets/*.yaml)"),
+    data: Path = typer.Option(None, help="dataset folder (its data.yaml) or datasets/*.yaml config"),
     epochs: int = typer.Option(10, min=1, help="fixed number of epochs (no early stopping)"),
     imgsz: int = typer.Option(480, min=32, help="training image size; inference must use the same"),
     batch: int = typer.Option(16, min=1),
@@ -69,12 +72,16 @@ def train(
 
     if resume is not None:
         two_stage_run = two_stage.run_folder_of(resume)
+        if two_stage_run is None and not resume.is_file():
+            _refuse(f"--resume {resume}: no such run (give RUN/weights/last.pt, or the folder of a two-stage "
+                    "fine-tune: the one holding finetune.json)")
         folder = training.resume(resume) if two_stage_run is None else two_stage.resume(two_stage_run).parent
     else:
         if data is None:
-            raise typer.BadParameter("give --data (a datasets/*.yaml config) or --resume", param_hint="--data")
+            raise typer.BadParameter("give --data (a dataset folder or datasets/*.yaml config) or --resume",
+                                     param_hint="--data")
         settings = training.TrainSettings(
-            data=data,
+            data=_data_config(data),
             epochs=epochs,
             imgsz=imgsz,
             batch=batch,
@@ -106,6 +113,22 @@ def train(
     typer.echo(f"run folder: {folder}")
     if (folder / "model" / "meta.json").is_file():  # a two-stage fine-tune's candidate
         typer.echo(f"candidate model: {folder / 'model'}")
+
+
+def _data_config(data: Path) -> Path:
+    """The YAML behind --data (a dataset folder means its data.yaml, as for `compare`); a wrong path is one line
+    and exit 2 before any run folder is made."""
+    from vision.compare import resolve_data
+
+    try:
+        return resolve_data(data)
+    except FileNotFoundError as exc:
+        _refuse(f"--data {exc}")
+
+
+def _refuse(message: str) -> NoReturn:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
 
 
 def _command_line(params: dict) -> str:
@@ -146,9 +169,15 @@ def evaluate(
     if plot is not None:
         raise typer.BadParameter("--plot draws a comparison: give --against MODEL too", param_hint="--plot")
 
-    model_dir = model if model.is_dir() else ev.checkpoint_model_dir(model, imgsz, WORK_DIR / "eval_models")
-    predictor, chosen = ev.detector_predictor(model_dir, backend)
-    images = ev.labelled_images(data, split, limit)
+    from vision.compare import resolve_data
+
+    require_output_file("--json-out", json_out)
+    try:
+        images = ev.labelled_images(resolve_data(data), split, limit)  # first: it is quick to check
+        model_dir = model if model.is_dir() else ev.checkpoint_model_dir(model, imgsz, WORK_DIR / "eval_models")
+        predictor, chosen = ev.detector_predictor(model_dir, backend)
+    except (ValueError, FileNotFoundError) as exc:  # as compare reports them (a missing model included)
+        _refuse(str(exc))
     report = ev.evaluate(predictor, images, conf, f"{model} ({chosen})", f"{data}:{split}")
     typer.echo(report.summary())
     for row in report.per_class:

@@ -196,10 +196,16 @@ def read_yolo_folders(folder: Path, fmt: str, report: ImportReport) -> list[Sour
     photos = []
     for subset, images, labels in subsets:
         split = SPLIT_NAMES.get(subset.lower(), "train")
+        paired = set()
         for image, label in _yolo_pairs(images, labels):
             photo = SourcePhoto(str(image.relative_to(folder)), image, [], split)
             _read_yolo_label(label, names, photo, report)
             photos.append(photo)
+            paired.add(label)
+        # a label whose image is not in the export: its boxes would be lost without a word (--strict fails on it)
+        if labels.is_dir():
+            report.missing_images += [f"{label.relative_to(folder)} (a label without its image)"
+                                      for label in sorted(labels.rglob("*.txt")) if label not in paired]
     return photos
 
 
@@ -304,6 +310,16 @@ def dataset_name(source: str) -> str:
     return name or "photo"
 
 
+def unique_name(base: str, used: set[str]) -> str:
+    """``base``, or ``base-2``, ``base-3``... when another photo already took it (two sources can make one name:
+    ``IMG 1.jpg`` and ``IMG_1.png``, or file names in Chinese); the name returned is added to ``used``."""
+    name, n = base, 2
+    while name in used:
+        name, n = f"{base}-{n}", n + 1
+    used.add(name)
+    return name
+
+
 def import_export(
     source: Path, dataset_root: Path, fmt: str = "auto", images: Path | None = None, prefix: str = ""
 ) -> ImportReport:
@@ -342,11 +358,8 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
     if photo.image is None or not photo.image.is_file():
         report.missing_images.append(photo.source)
         return
-    base = (re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_") + dataset_name(photo.source))[:100]
-    name, n = base, 2
-    while name in used:
-        name, n = f"{base}-{n}", n + 1
-    used.add(name)
+    name = unique_name((re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_") + dataset_name(photo.source))[:100],
+                       used)
     if name != Path(photo.source).stem:
         report.renamed[photo.source] = name
     try:

@@ -292,7 +292,17 @@ def start(job: TwoStageFinetune) -> Path:
     if (job.run / RECORD).is_file():
         raise FileExistsError(f"{job.run} already holds a two-stage fine-tune: continue it with "
                               f"--resume {job.run} or choose another --name")
+    require_photos(job.data)
     return run_finetune(job)
+
+
+def require_photos(data: Path) -> None:
+    """ValueError unless the train and val folders of ``data`` hold photos. Checked before the run folder is made:
+    a run that cannot start would otherwise be left behind, and the same --name refused on the next try."""
+    for split, remedy in (("train", "label some photos first (the app's Label page or `mjsnap label import`)"),
+                          ("val", f"run `mjsnap label split {Path(data).parent}` to move some into val")):
+        if not count_photos(data, split):
+            raise ValueError(f"{data}: no photos in its {split} folders: {remedy}")
 
 
 def run_folder_of(path: Path) -> Path | None:
