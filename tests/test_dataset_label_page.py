@@ -48,6 +48,17 @@ def test_list_photos_skips_other_files(photos):
 
 
 @pytest.mark.parametrize(
+    ("folder", "warning", "info"),
+    [("no such folder", "No such folder: ", None), ("empty", None, "No photos in this folder")],
+)
+def test_a_folder_that_is_not_there_is_told_from_an_empty_one(tmp_path, monkeypatch, folder, warning, info):
+    (tmp_path / "empty").mkdir()
+    at = open_page(tmp_path, monkeypatch, tmp_path / folder)
+    assert [w.value for w in at.warning] == ([f"{warning}{tmp_path / folder}"] if warning else [])
+    assert [i.value for i in at.info] == ([info] if info else [])
+
+
+@pytest.mark.parametrize(
     "rows, error, code, zh",
     [([{"cls": "joker", "x1": 1, "y1": 1, "x2": 5, "y2": 5}], "box 1: choose a tile class", "no_tile_class",
       "第 1 个框：请为这个框选择牌"),

@@ -189,6 +189,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lp_folder": ("照片文件夹", "Photo folder"),
     "lp_dataset": ("标注保存到（数据集文件夹）", "Save labels into (dataset folder)"),
     "lp_no_photos": ("这个文件夹里没有照片", "No photos in this folder"),
+    "lp_no_folder": ("没有这个文件夹：{folder}", "No such folder: {folder}"),
     "lp_photo": ("照片", "Photo"),
     "lp_progress": ("已完成 {done} / {total}", "{done} of {total} done"),
     "lp_from_saved": ("已保存的标注（{split}）", "saved label ({split})"),

@@ -177,7 +177,11 @@ def show(t, lang: str) -> None:
     lp = _state()
     folder = Path(st.text_input(t("lp_folder"), key="lp_folder"))
     dataset = LabelDataset(st.text_input(t("lp_dataset"), value=str(corrections.labels_dir()), key="lp_dataset"))
-    photos = list_photos(folder) if str(folder) not in ("", ".") else []
+    given = str(folder) not in ("", ".")
+    if given and not folder.is_dir():  # a typo, not an empty folder: say which
+        st.warning(t("lp_no_folder", folder=folder))
+        return
+    photos = list_photos(folder) if given else []
     if not photos:
         st.info(t("lp_no_photos"))
         return
