@@ -5,6 +5,7 @@ metrics run in test_retrain_loop.py."""
 from __future__ import annotations
 
 import json
+import shutil
 import hashlib
 from pathlib import Path
 
@@ -117,6 +118,16 @@ def test_install_keeps_previous_and_rollback_restores_it(tmp_path):
     assert registry.load(tmp_path).current == "v1"
     with pytest.raises(registry.RegistryError, match="no earlier version"):
         registry.rollback(tmp_path)
+
+
+def test_rollback_to_a_version_whose_files_are_gone_changes_nothing_and_says_what_to_do(tmp_path):
+    model_dir(tmp_path / "current", "v1", b"weights-1")
+    registry.install(tmp_path, registry.load(tmp_path), model_dir(tmp_path / "cand2", "v2", b"weights-2"), "v2",
+                     data=None, command="", metrics={})
+    shutil.rmtree(tmp_path / "versions" / "v1")
+    with pytest.raises(registry.RegistryError, match=r"version v1 are missing .*put them back there, or .*promote"):
+        registry.rollback(tmp_path)
+    assert registry.load(tmp_path).current == "v2" and (tmp_path / "current" / "model.pt").read_bytes() == b"weights-2"
 
 
 def test_identical_weights_are_stored_once(tmp_path):

@@ -302,7 +302,8 @@ def rollback(models_dir: Path = MODELS_DIR) -> ModelVersion:
     previous = registry.version(registry.history[-2])
     source = models_dir / previous.path
     if previous.path in ("", CURRENT) or not (source / "meta.json").is_file():
-        raise RegistryError(f"the files of version {previous.id} are missing ({source})")
+        raise RegistryError(f"the files of version {previous.id} are missing ({source}); nothing was changed: put "
+                            f"them back there, or install a model folder with `mjsnap promote`")
     _store(models_dir, registry, leaving)
     _swap_in(models_dir, source)
     registry.history.pop()
