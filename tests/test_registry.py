@@ -4,9 +4,9 @@ metrics run in test_retrain_loop.py."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
-import hashlib
 from pathlib import Path
 
 import pytest
