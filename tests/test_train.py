@@ -144,6 +144,25 @@ def test_a_fine_tune_that_cannot_start_says_why_and_leaves_no_run_behind(tmp_pat
     assert not (tmp_path / "runs" / "club").exists()
 
 
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ("train: photos/train\nval: gone/val\n", "--data {tmp}/club.yaml: dataset folder {tmp}/gone/val does not exist"),
+        ("train: photos/train\n", "--data {tmp}/club.yaml: {tmp}/club.yaml: a dataset config needs 'train' and 'val'"),
+    ],
+)
+def test_training_from_scratch_on_a_config_it_cannot_use_says_why_before_its_run_starts(tmp_path, config, message):
+    from mjsnap.cli import app
+
+    (tmp_path / "photos" / "train").mkdir(parents=True)
+    (tmp_path / "club.yaml").write_text(config)
+    result = runner.invoke(app, ["train", "--data", str(tmp_path / "club.yaml"), "--epochs", "1",
+                                 "--project", str(tmp_path / "runs"), "--name", "club"])
+    assert result.exit_code == 2, result.output
+    assert f"error: {message.format(tmp=tmp_path)}" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "runs" / "club").exists()
+
+
 @pytest.mark.parametrize("resume", ["runs/club", "runs/club/weights/last.pt"])
 def test_resuming_a_run_that_is_not_there_is_a_usage_error(tmp_path, resume):
     from mjsnap.cli import app

@@ -61,20 +61,27 @@ def _expand(entry: str, base: Path) -> str:
     return str(path)
 
 
-def resolve_data_config(config: Path, out_dir: Path) -> Path:
-    """Write the ultralytics data YAML for a `datasets/*.yaml` config (absolute paths, 36 names) into ``out_dir``
-    (a run's own folder); returns its path."""
+def data_folders(config: Path) -> dict[str, list[str]]:
+    """The folders of each split of a `datasets/*.yaml` config, as absolute paths; ValueError when it is no dataset
+    config, FileNotFoundError naming a folder that is not there (checked before a run starts)."""
     config = Path(config)
     raw = yaml.safe_load(config.read_text())
     if not isinstance(raw, dict) or "train" not in raw or "val" not in raw:
         raise ValueError(f"{config}: a dataset config needs 'train' and 'val' (a folder or a list of folders)")
-    resolved: dict[str, Any] = {}
+    folders: dict[str, list[str]] = {}
     for split in ("train", "val", "test"):
         if split not in raw:
             continue
         entries = raw[split] if isinstance(raw[split], list) else [raw[split]]
-        resolved[split] = [_expand(str(e), config.parent) for e in entries]
-    resolved["names"] = dict(enumerate(CLASS_NAMES))
+        folders[split] = [_expand(str(e), config.parent) for e in entries]
+    return folders
+
+
+def resolve_data_config(config: Path, out_dir: Path) -> Path:
+    """Write the ultralytics data YAML for a `datasets/*.yaml` config (absolute paths, 36 names) into ``out_dir``
+    (a run's own folder); returns its path."""
+    config = Path(config)
+    resolved: dict[str, Any] = {**data_folders(config), "names": dict(enumerate(CLASS_NAMES))}
     out_dir.mkdir(parents=True, exist_ok=True)
     out = out_dir / f"{config.stem}.resolved.yaml"
     out.write_text(yaml.safe_dump(resolved, sort_keys=False))

@@ -109,6 +109,10 @@ def train(
                 typer.echo(f"error: {exc}", err=True)
                 raise typer.Exit(2) from None
         else:
+            try:
+                training.data_folders(settings.data)  # a missing folder: one line, before the run folder is made
+            except (ValueError, FileNotFoundError) as exc:
+                _refuse(f"--data {settings.data}: {exc}")
             folder = training.train(settings)
     typer.echo(f"run folder: {folder}")
     if (folder / "model" / "meta.json").is_file():  # a two-stage fine-tune's candidate
