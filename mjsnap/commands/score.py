@@ -337,14 +337,12 @@ def _print_photo(scored, lang: str) -> None:
 
 
 def _hand_line(hand, lang: str) -> str:
-    """A scored Hand or a hand as read (vision.normalize.ReadHand) in one line, as ReadHand.summary writes it, with
-    the meld types in the language asked (as the app names them): tile notation has no words for them."""
+    """A scored Hand or a hand as read (vision.normalize.ReadHand) in one line, the meld types in the language asked
+    (as the app names them): tile notation has no words for them."""
     from mjsnap.i18n_catalogue import meld_name
-    from scoring.tiles import format_compact
+    from vision.normalize.result import hand_line
 
-    melds = "".join(f" [{meld_name(m.type.value, lang)} {format_compact(m.tiles)}]" for m in hand.melds)
-    win = format_compact([hand.win_tile]) if hand.win_tile is not None else "?"
-    return f"{format_compact(hand.concealed)}{melds} + {win}"
+    return hand_line(hand, lambda meld_type: meld_name(meld_type.value, lang))
 
 
 def _parse_meld(text: str) -> dict[str, Any]:

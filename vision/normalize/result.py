@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 from typing import Any, Literal
 
 from scoring.hand import Context, Hand, HandError, Meld, MeldType
@@ -93,10 +94,8 @@ class ReadHand:
         return Hand(tuple(self.concealed), tuple(melds), self.win_tile, context or Context())
 
     def summary(self) -> str:
-        """The hand in one line: concealed tiles, the melds in brackets, ``+`` the winning tile (``?``: none)."""
-        melds = "".join(f" [{m.type.value} {format_compact(m.tiles)}]" for m in self.melds)
-        win = format_compact([self.win_tile]) if self.win_tile is not None else "?"
-        return f"{format_compact(self.concealed)}{melds} + {win}"
+        """The hand in one line (`hand_line`), meld types as codes."""
+        return hand_line(self)
 
     def to_json(self) -> dict[str, Any]:
         """The ``mjsnap read --json`` object."""
@@ -107,3 +106,11 @@ class ReadHand:
             "tiles": [t.to_json() for t in self.tiles],
             "warnings": [w.to_json() for w in self.warnings],
         }
+
+
+def hand_line(hand: ReadHand | Hand, meld_name: Callable[[MeldType], str] = attrgetter("value")) -> str:
+    """A hand as read, or a scored one, in one line: concealed tiles, the melds in brackets (their types as
+    ``meld_name`` writes them: codes by default), ``+`` the winning tile (``?``: none)."""
+    melds = "".join(f" [{meld_name(m.type)} {format_compact(m.tiles)}]" for m in hand.melds)
+    win = format_compact([hand.win_tile]) if hand.win_tile is not None else "?"
+    return f"{format_compact(hand.concealed)}{melds} + {win}"
