@@ -6,7 +6,9 @@ cd "$(dirname "$0")/.."
 profile="${1:-runtime}"
 python=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$python" -m venv .venv
-pip() { .venv/bin/python -m pip --disable-pip-version-check -q "$@"; }
+pins=(-c constraints.txt)  # the versions the suite passed with; MJSNAP_UNPINNED=1 takes the newest releases
+[ "${MJSNAP_UNPINNED:-}" = 1 ] && pins=()
+pip() { .venv/bin/python -m pip --disable-pip-version-check -q "$@" "${pins[@]}"; }
 if [ "$profile" = full ]; then
   # torch first: it pins the torchvision pair that works on this machine (see models/MODEL_CARD.md).
   pip install "torch==2.14.1" "torchvision==0.29.1"
