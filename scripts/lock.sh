@@ -4,12 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 venv=$(mktemp -d /tmp/mjsnap-lock.XXXXXX)
-trap 'rm -rf "$venv"' EXIT
 work=$venv/repo
 git worktree add -q --detach "$work" HEAD
 trap 'git worktree remove --force "$work"; rm -rf "$venv"' EXIT
 MJSNAP_UNPINNED=1 bash "$work/scripts/setup.sh" full
 head -n 3 constraints.txt > "$venv/constraints.txt"  # keep the header comment
-"$work/.venv/bin/python" -m pip freeze --exclude-editable --exclude mjsnap | LC_ALL=C sort -f >> "$venv/constraints.txt"
+"$work/.venv/bin/python" -m pip freeze --exclude-editable --exclude mjsnap >> "$venv/constraints.txt"
 mv "$venv/constraints.txt" constraints.txt
 echo "constraints.txt: $(grep -c '==' constraints.txt) pins; now run bash scripts/test.sh"
