@@ -1,8 +1,9 @@
 """Hands scored by hand from SPEC.md's recommended readings (tests/spec_cases.json), beyond what golden.json covers.
 
 golden.json's 58 cases leave out most special shapes, kong payments, bets with dealers, shaanxi108 and much of
-Weinan's combination table; these 76 were worked out independently of the engine (each case's `derivation`), so the
-scorer is checked on hands it was not written against. They need nothing from ../shared.
+Weinan's combination table; these were worked out independently of the engine (each case's `derivation`, and
+`source` where it cites the seed or SPEC section), so the scorer is checked on hands it was not written against.
+They need nothing from ../shared.
 """
 
 from __future__ import annotations
