@@ -2,6 +2,9 @@
 reading drawn on it (concealed row, winning tile, each meld), cropped to the tiles.
 
     .venv/bin/python docs/layout_example.py
+
+The picture in the docs was drawn at commit b338ee5; the generator has drawn other photos for the same stream since,
+so the script run on a later commit draws another hand (`git worktree add /tmp/b338ee5 b338ee5` to redraw it).
 """
 
 from __future__ import annotations

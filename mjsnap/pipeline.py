@@ -81,9 +81,9 @@ def photo_score(
     try:
         _, read, meta = read_photo(path, detector, read_options)
     except ImageReadError as exc:
-        return _unread(ruleset, path, HandError(str(exc), "unreadable_image"))
+        return unread(ruleset, path, HandError(str(exc), "unreadable_image"))
     except ModelNotFoundError as exc:
-        return _unread(ruleset, path, HandError(str(exc), "model_not_found"))
+        return unread(ruleset, path, HandError(str(exc), "model_not_found"))
     try:
         ctx = context if isinstance(context, Context) else Context.from_dict(dict(context or {}))
         hand = _hand_of(read, ctx, meld_from)
@@ -108,7 +108,8 @@ def score_photo(
     return photo_score(path, ruleset, rule_options, context, detector, read_options, meld_from).to_json()
 
 
-def _unread(ruleset: str, path: str | Path, exc: HandError) -> PhotoScore:
+def unread(ruleset: str, path: str | Path, exc: HandError) -> PhotoScore:
+    """A photo or model that could not be used: the input error, with ``read`` null (docs/score-json.md)."""
     return PhotoScore(invalid_input(ruleset, exc), None, None, {"image": str(path)})
 
 

@@ -150,6 +150,16 @@ def test_sidecar_may_wrap_the_context_like_a_golden_case(tmp_path: Path) -> None
     path = tmp_path / "p.json"
     path.write_text(json.dumps({"context": {"winner": 3}}))
     assert read_sidecar(path) == {"winner": 3}
+    path.write_text(json.dumps({"context": {"winner": 3}, "meld_from": {"0": 2}, "win_tile": "5p"}))
+    assert read_sidecar(path) == {"winner": 3, "meld_from": {"0": 2}, "win_tile": "5p"}
+
+
+def test_a_field_both_in_and_beside_a_wrapped_context_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps({"context": {"winner": 3}, "winner": 2}))
+    with pytest.raises(ContextError, match='winner both in and beside "context"') as info:
+        read_sidecar(path)
+    assert info.value.code == "bad_sidecar"
 
 
 def _line(path: str) -> str:

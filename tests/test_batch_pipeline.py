@@ -84,3 +84,12 @@ def test_the_pipeline_scorer_loads_the_model_once(model_dir: Path, photos: Path,
     outcomes = [score(path, {"winner": 0}) for path in sorted(photos.glob("scene_*.jpg"))]
     assert len(loads) == 1 and len(outcomes) == 4
     assert all(o.model_version and o.width for o in outcomes)
+
+
+def test_a_re_read_tile_is_recorded_as_the_detector_saw_it() -> None:
+    read = {"tiles": [
+        {"cls": "2m", "conf": 0.4, "box": [0, 0, 10, 14], "detected_cls": "3m", "detected_conf": 0.8},
+        {"cls": "5p", "conf": 0.9, "box": [12, 0, 22, 14]},
+    ], "warnings": []}
+    outcome = outcome_from_pipeline({"read": read, "photo": {"model": "x", "width": 30, "height": 20}, "valid": False})
+    assert [(d.cls, d.conf) for d in outcome.detections] == [("3m", 0.8), ("5p", 0.9)]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from batch_archive import make_archive
 
+from mjsnap.batch.errors import BatchError
 from mjsnap.batch.journal import iter_records, latest_by_path
 from mjsnap.batch.records import content_of
 from mjsnap.batch.runner import BatchSettings, run_batch
@@ -54,3 +55,17 @@ def test_ray_engine_matches_the_local_engine_and_resumes(tmp_path: Path, local_r
     records = list(iter_records(ray_out))
     assert resumed.already_recorded == 4 and resumed.tail_repair.dropped_bytes == 20
     assert {r["path"]: content_of(r) for r in records} == expected and len(records) == len(expected)
+
+
+def test_a_cluster_that_cannot_be_joined_stops_the_run_before_out_is_written(tmp_path: Path, monkeypatch) -> None:
+    def refuse(**_):
+        raise ValueError("Ray Client requires pip package `ray[client]`.")
+
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", refuse)
+    out = tmp_path / "ray.jsonl"
+    settings = BatchSettings(inputs=[str(make_archive(tmp_path / "photos"))], out=out, ruleset="weinan",
+                             scorer=FAKE, engine="ray", ray_address="ray://head:10001")
+    with pytest.raises(BatchError, match=r"cannot join the Ray cluster at ray://head:10001: Ray Client requires"):
+        run_batch(settings)
+    assert not out.exists()  # so the same command runs once the address is right, without --resume

@@ -131,6 +131,9 @@ def test_cli_score_rules_guiyang():
                               "2", "-o", "guiyang.lianzhuang=1", "--json"])
     assert out.exit_code == 0, out.output
     assert json.loads(out.stdout)["deltas"] == [-11, 31, -10, -10]
+    table = runner.invoke(app, ["score", QING, "--win", "5p", "--rules", "guiyang", "--winner", "1", "--discarder",
+                                "2", "-o", "guiyang.lianzhuang=1", "--lang", "en"])
+    assert "pattern fan" in table.stdout and "total " not in table.stdout.split("seat 0")[0]  # 10 + 1 is no total
     plain = runner.invoke(app, ["score", MIXED, "--win", "5p", "--rules", "guiyang", "--winner", "1",
                                 "--discarder", "2"])
     assert plain.exit_code == 0 and PARTIAL in plain.stdout

@@ -300,6 +300,13 @@ def test_a_wrong_meld_type_switch_is_a_warning():
     assert melds_of(hand) == [("kong_exposed", "2222p")] and "meld_type_rejected" in hand.warning_codes
 
 
+def test_a_meld_type_switch_for_a_meld_not_shown_is_a_warning():
+    hand = read(FACE_UP_KONG, ReadOptions(meld_types={3: "kong_added"}))
+    assert melds_of(hand) == [("kong_exposed", "2222p")]
+    assert [w.message for w in hand.warnings if w.code == "meld_type_rejected"] == [
+        "meld 3: no such meld (the photo shows 1)"]
+
+
 def test_four_backs_need_a_named_kind_to_score():
     rows = ["# # # # | ^E E E", "1m 2m 3m 4m 5m 6m 9p | 9p"]
     unnamed = read(rows)
@@ -330,6 +337,13 @@ def test_winning_tile_convention_is_overridable(options, concealed, win):
 def test_wrong_tile_count_is_a_warning():
     hand = read(["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p | 5s"])
     assert "wrong_tile_count" in hand.warning_codes
+
+
+def test_wrong_tile_count_of_a_thirteen_tile_hand_counts_no_winning_tile():
+    hand = read(["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 5s 5s"], ReadOptions(win_tile="none"))
+    [message] = [w.message for w in hand.warnings if w.code == "wrong_tile_count"]
+    assert message == ("14 tiles read with 0 meld(s) and 0 kong(s): a 13-tile hand has 13 (13 concealed; "
+                       "14 concealed read)")
 
 
 def test_more_than_four_copies_is_a_warning():

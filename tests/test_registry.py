@@ -335,6 +335,18 @@ def test_compare_with_a_folder_that_is_no_model_is_a_usage_error(tmp_path, via_e
     assert "not a model directory" in result.output and "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("via_eval", [False, True])
+def test_a_model_to_compare_with_that_is_not_there_is_named(tmp_path, via_eval):
+    from mjsnap.cli import app
+
+    candidate, gone = model_dir(tmp_path / "cand", "v2", b"weights-2"), tmp_path / "gone"
+    args = (["eval", "--model", str(candidate), "--against", str(gone)] if via_eval
+            else ["compare", "--candidate", str(candidate), "--current", str(gone)])
+    result = runner.invoke(app, [*args, "--data", str(tmp_path)])
+    assert result.exit_code == 2, result.output
+    assert f"error: {gone}: no such model directory to compare with" in result.output  # not "pass --model DIR"
+
+
 @pytest.mark.parametrize("command", [["models"], ["rollback"], ["promote", "CANDIDATE", "--data", "val.yaml"]])
 def test_a_models_dir_that_is_not_there_is_refused(tmp_path, command):
     """promote too: into a new folder it would install the candidate unmeasured (no current model there)."""

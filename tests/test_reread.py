@@ -123,6 +123,7 @@ def test_the_reader_re_reads_a_misread_tile_and_says_so():
     assert warning.tiles == (1,) and "3m as 2m" in warning.message
     assert read.tiles[1].cls == "2m" and read.tiles[1].to_json()["detected_cls"] == "3m"
     assert read.tiles[1].conf == pytest.approx(0.95 * 0.3 / 0.6, rel=1e-3)  # confidence scaled by p(2m) / p(3m)
+    assert read.tiles[1].to_json()["detected_conf"] == pytest.approx(0.95)  # what the detector said, kept
     assert "low_confidence" in read.warning_codes
 
 

@@ -310,7 +310,9 @@ def test_a_missing_model_with_json_prints_the_error_object(tmp_path: Path):
     photo = tmp_path / "hand.jpg"
     photo.write_bytes(b"\xff\xd8")
     result = run(str(photo), "--model", str(tmp_path / "no-such-model"), "--json")
-    assert result.exit_code == 2 and json.loads(result.stdout)["reason"] == "model_not_found"
+    out = json.loads(result.stdout)
+    assert result.exit_code == 2 and out["reason"] == "model_not_found"
+    assert out["read"] is None and out["photo"] == {"image": str(photo)}  # as models/current's lack gives it
     assert "no model directory" in result.stderr
 
 

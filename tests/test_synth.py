@@ -249,6 +249,8 @@ def test_face_down_tiles_of_a_dark_faced_set_are_not_dark(shared: Path, monkeypa
 def test_an_art_style_needs_the_tile_art(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="art style 'gleitz' is not one of the art sets present: none"):
         SynthOptions(tileart=tmp_path / "tileart", art_style="gleitz")
+    with pytest.raises(ValueError, match=r"present: none \(no tile art at \.\./shared/tileart\)"):
+        SynthOptions(tileart=None, art_style="gleitz")  # ../shared absent
 
 
 def test_bad_options_are_refused(tmp_path: Path) -> None:
@@ -355,6 +357,8 @@ def test_cli_writes_a_small_set_and_refuses_bad_sizes(tmp_path: Path) -> None:
     assert bad.exit_code == 2 and "image size range" in bad.output
     bad = runner.invoke(app, ["synth", "--n", "1", "--out", str(tmp_path), "--layout", "tidy"])
     assert bad.exit_code == 2 and "layout 'tidy'" in bad.output
+    bad = runner.invoke(app, ["synth", "--n", "1", "--out", str(tmp_path), "--no-art", "--art-style", "gleitz"])
+    assert bad.exit_code == 2 and "--art-style draws from the tile art that --no-art leaves out" in bad.output
 
 
 @pytest.mark.parametrize(("out", "message"), [("afile", "afile is a file, not a folder"),

@@ -59,6 +59,7 @@ def test_ascii_and_chinese_hands_are_the_same():
         ("碰", "empty_group", "碰", 1, "group 1 (碰) has no cards"),
         ("", "empty_hand", None, None, "the hand is empty"),
         ("碰 五*五五, 雀 九*九", "several_winning_cards", None, None, "2 cards are marked *"),
+        ("碰 五*五*五", "several_winning_cards", "*", 6, "column 6 (group 1): a second card is marked *"),
         ("碰 五五五, 吃 三四五, 吃 五六七", "too_many_copies", "五", None, "5 copies of 五 (5)"),
         ("碰 1B 1B 1B, 吃 壹贰叁, 雀 壹 1b", "too_many_copies", "壹", None, "6 copies of 壹 (1B)"),
     ],

@@ -2,10 +2,11 @@
 
 The sidecar of ``IMG_0001.jpg`` is ``IMG_0001.json`` (or ``IMG_0001.jpg.json``). It holds a context object in
 the schema of ../shared/rules/golden.json (``winner``, ``dealer``, ``self_draw``, ``discarder``, ``bets`` and the
-flags), either bare or as ``{"context": {...}}``, and may add ``meld_from``: the seat that fed meld I of the hand
-as read (``{"0": 2}``; an exposed kong needs it), what golden.json writes as a meld's ``from``; and how to read the
-photo, the reading options of `mjsnap read` written as fields (``{"win_tile": "5p", "meld_type": {"1":
-"kong_added"}}``, mjsnap.commands.photo_options). Keys it names replace the defaults; the rest are kept.
+flags), either bare or as ``{"context": {...}}`` (the fields below then beside it), and may add ``meld_from``: the
+seat that fed meld I of the hand as read (``{"0": 2}``; an exposed kong needs it), what golden.json writes as a
+meld's ``from``; and how to read the photo, the reading options of `mjsnap read` written as fields
+(``{"win_tile": "5p", "meld_type": {"1": "kong_added"}}``, mjsnap.commands.photo_options). Keys it names replace
+the defaults; the rest are kept.
 
 The merged context is the record's: it says how the photo was read and scored, so a copy of the same bytes is a
 duplicate only when its context is the same.
@@ -50,8 +51,12 @@ def read_sidecar(path: Path) -> dict[str, Any]:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ContextError(f"sidecar {path.name}: not readable JSON ({exc})", "bad_sidecar") from exc
-    if isinstance(data, dict) and set(data) == {"context"}:
-        data = data["context"]
+    if isinstance(data, dict) and isinstance(data.get("context"), dict):  # golden.json's wrapping; the rest beside
+        inner, beside = data["context"], {name: value for name, value in data.items() if name != "context"}
+        twice = sorted(set(inner) & set(beside))
+        if twice:
+            raise ContextError(f"sidecar {path.name}: {', '.join(twice)} both in and beside \"context\"", "bad_sidecar")
+        data = {**beside, **inner}
     if not isinstance(data, dict):
         raise ContextError(f"sidecar {path.name}: expected a JSON object of context fields", "bad_sidecar")
     unknown = sorted(set(data) - set(SIDECAR_FIELDS))

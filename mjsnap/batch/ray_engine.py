@@ -15,6 +15,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from mjsnap.batch.errors import BatchError
 from mjsnap.batch.scorers import ScorerConfig, build_scorer
 from mjsnap.batch.work import PhotoTask, crash_record, run_task
 
@@ -39,16 +40,23 @@ class PhotoActor:
 
 
 def connect(address: str | None) -> None:
-    """Join the cluster at ``address`` (or $RAY_ADDRESS); start a local Ray when neither is set."""
-    import ray
-
+    """Join the cluster at ``address`` (or $RAY_ADDRESS); start a local Ray when neither is set. BatchError when
+    Ray is not installed or the cluster cannot be joined."""
+    try:
+        import ray
+    except ImportError as exc:
+        raise BatchError("--engine ray needs Ray: pip install -e '.[ray]'") from exc
     if ray.is_initialized():
         return
     address = address or os.environ.get("RAY_ADDRESS") or None
-    if address:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        ray.init(include_dashboard=False, log_to_driver=False)
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(include_dashboard=False, log_to_driver=False)
+    except (OSError, RuntimeError, ValueError) as exc:  # Ray's own words: no cluster there, no Ray Client installed
+        where = f"join the Ray cluster at {address}" if address else "start a local Ray"
+        raise BatchError(f"--engine ray: cannot {where}: {exc}") from exc
 
 
 def score_on_ray(

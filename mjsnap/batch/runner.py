@@ -220,6 +220,10 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | No
     photos = [p for p in photos if p != out]
     stats.discovered = len(photos)
     earlier = _load_earlier(settings, stats)
+    if settings.engine == "ray":  # before --out is opened: a cluster that cannot be joined leaves nothing behind
+        from mjsnap.batch.ray_engine import connect
+
+        connect(settings.ray_address)
     with JournalWriter(settings.out) as journal:
         def write(record: dict[str, Any]) -> None:
             journal.append(record)

@@ -67,7 +67,8 @@ def outcome_from_pipeline(result: dict[str, Any]) -> PhotoOutcome:
         raise PhotoError(result.get("error") or "the photo could not be read", result.get("reason") or "unreadable")
     photo = result.get("photo") or {}
     detections = [
-        {"cls": tile.get("detected_cls") or tile["cls"], "conf": tile["conf"], "box": tile["box"]}
+        {"cls": tile.get("detected_cls") or tile["cls"], "conf": tile.get("detected_conf", tile["conf"]),
+         "box": tile["box"]}
         for tile in read.get("tiles", [])
     ]
     warnings = list(read.get("warnings", []))

@@ -25,7 +25,7 @@ KONG_KIND = typer.Option(None, "--kong-kind", help="kind of a kong shown as four
 MELD_TYPE = typer.Option(None, "--meld-type", help="I=TYPE: switch meld I's type (repeat)")
 REREAD_TILES = typer.Option(
     3, "--reread-tiles", help="a group that is no meld or a hand that does not win: re-read at most this many "
-    "tiles as the classifier's next choices when that mends it (0: off)")
+    "tiles as the classifier's next choices when that mends it (0-3; 0: off)")
 MELD_FROM = typer.Option(
     None, "--meld-from", help="I=SEAT: meld I was fed by seat SEAT (an exposed kong: who discarded its 4th tile; "
     "repeat)")

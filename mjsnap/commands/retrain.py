@@ -92,7 +92,7 @@ def compare(
     candidate: Path = typer.Option(..., help="candidate model directory or training checkpoint (RUN/weights/best.pt)"),
     data: Path = typer.Option(..., help="dataset folder or datasets/*.yaml config; both models run on its split"),
     current: Path = typer.Option(None, help="the model to compare with (default models/current)"),
-    split: str = typer.Option("val"),
+    split: str = typer.Option("val", help="which split of --data to measure on"),
     conf: float = typer.Option(0.25, help="operating confidence for recall and confusions"),
     backend: str = typer.Option("auto", help="one backend both models have (auto: the fastest)"),
     limit: int = typer.Option(None, help="only the first N images of each folder"),
@@ -117,11 +117,14 @@ def run_comparison(candidate: Path, data: Path, current: Path | None, *, split: 
 
     require_output_file("--plot", plot)
     require_output_file("--json-out", json_out)
+    current = current or MODELS_DIR / "current"
+    if not current.exists():  # the detector would say "pass --model DIR", which names the wrong option here
+        typer.echo(f"error: {current}: no such model directory to compare with", err=True)
+        raise typer.Exit(2)
     with tempfile.TemporaryDirectory(prefix="mjsnap-candidate-") as tmp:
         try:
             candidate_dir = candidate_model_dir(candidate, Path(tmp) / "candidate")
-            comparison = compare_models(current or MODELS_DIR / "current", candidate_dir, data, split, conf, backend,
-                                        limit)
+            comparison = compare_models(current, candidate_dir, data, split, conf, backend, limit)
         except (RegistryError, ModelNotFoundError, ValueError, FileNotFoundError) as exc:  # as promote reports them
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None
@@ -151,9 +154,9 @@ def promote(
     data: Path = typer.Option(..., help="validation data both models are measured on (dataset folder or config)"),
     metric: str = typer.Option("map50", help="map50, map50_95, tile_accuracy, exact_match or tile_errors"),
     min_gain: float = typer.Option(0.0, min=0.0, help="the candidate must beat the current model by more than this"),
-    split: str = typer.Option("val"),
-    conf: float = typer.Option(0.25),
-    backend: str = typer.Option("auto"),
+    split: str = typer.Option("val", help="which split of --data to measure on"),
+    conf: float = typer.Option(0.25, help="operating confidence for the tile metrics, recall and confusions"),
+    backend: str = typer.Option("auto", help="one backend both models have (auto: the fastest)"),
     version: str = typer.Option(None, help="version id of the new model (default: from its meta.json / run name)"),
     models_dir: Path = typer.Option(None, help="models folder (default models/)"),
     plot: Path = typer.Option(None, help="write the comparison plot (PNG) here"),

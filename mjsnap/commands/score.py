@@ -161,13 +161,15 @@ LABELS = {
            "seat": "座位", "total": "合计", "winner": "胡", "dealer": "庄", "not_win": "不能胡",
            "decisions": "规则选择", "warnings": "注意", "base": "每家胡牌基数",
            "base_why": "每一行取代上一行的基数，不相加；下注和杠另计", "wait": "听牌", "winner_gets": "胡家得分",
-           "items": "项目", "no_waits": "这手牌不听牌（没有一张牌能胡）", "read_warnings": "识别提示"},
+           "items": "项目", "no_waits": "这手牌不听牌（没有一张牌能胡）", "read_warnings": "识别提示",
+           "pattern_fan": "牌型番"},
     "en": {"hand": "hand", "shapes": "shapes", "scored": "scored as", "item": "item", "value": "value",
            "why": "reason", "seat": "seat", "total": "total", "winner": "winner", "dealer": "dealer",
            "not_win": "no win", "decisions": "rule switches", "warnings": "warnings", "base": "win base per payer",
            "base_why": "each row replaces the base above it (they do not add up); bets and kongs come on top",
            "wait": "wait", "winner_gets": "winner gets", "items": "items",
-           "no_waits": "no tile completes this hand (it is not ready)", "read_warnings": "reading notes"},
+           "no_waits": "no tile completes this hand (it is not ready)", "read_warnings": "reading notes",
+           "pattern_fan": "pattern fan"},
 }
 
 
@@ -190,8 +192,8 @@ def _print_breakdown(result, hand, lang: str) -> None:
             items.add_column(words[column], justify="right" if column == "value" else "left")
         for item in result.items:
             items.add_row(item.zh if lang == "zh" else item.en, str(item.value), item.reason)
-        if result.fan is not None:
-            items.add_row(words["total"], str(result.fan), "")
+        if result.fan is not None:  # Guiyang's is the pattern's alone: 连庄 is paid by some payers, not all
+            items.add_row(words["pattern_fan" if result.ruleset == "guiyang" else "total"], str(result.fan), "")
         if getattr(result, "per_payer_win_base", None) is not None:  # Xi'an's rows are successive bases, not addends
             items.add_row(words["base"], str(result.per_payer_win_base), words["base_why"])
         console.print(items)
@@ -297,16 +299,17 @@ def _score_photo(path: Path, rules: str, options, context: dict[str, Any], model
                  meld_from: dict[int, int], lang: str, as_json: bool) -> None:
     """Read and score the photo; a photo or model that cannot be used is an input error (exit 2), a photo read
     but not scored exits 1, as a typed hand that does not win."""
-    from mjsnap.pipeline import photo_score
+    from mjsnap.pipeline import photo_score, unread
     from scoring.hand import HandError
     from vision.detector import ModelNotFoundError, TileDetector
 
     try:
         detector = TileDetector(model) if model is not None else None
-    except (ModelNotFoundError, ValueError) as exc:
-        _refuse(rules, HandError(f"--model {model}: {exc}", "model_not_found"), as_json)
-    scored = photo_score(path, rules, options, context, detector=detector, read_options=read_options,
-                         meld_from=meld_from)
+    except (ModelNotFoundError, ValueError) as exc:  # as the pipeline says it of models/current: `read` null
+        scored = unread(rules, path, HandError(f"--model {model}: {exc}", "model_not_found"))
+    else:
+        scored = photo_score(path, rules, options, context, detector=detector, read_options=read_options,
+                             meld_from=meld_from)
     if as_json:
         typer.echo(jsontext.dumps(scored.to_json()))
     if scored.read is None:

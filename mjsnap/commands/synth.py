@@ -38,6 +38,10 @@ def synth(
 
     require_output_dir("--out", out)
     console = Console(stderr=True)
+    if no_art and art_style is not None:  # else the art sets would be reported missing, as if ../shared were
+        console.print("[red]mjsnap synth: --art-style draws from the tile art that --no-art leaves out: give one[/red]",
+                      highlight=False)
+        raise typer.Exit(2)
     tileart = None if no_art else shared_tileart()
     try:
         low = min(640, imgsz_max) if imgsz_min is None else imgsz_min

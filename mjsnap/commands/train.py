@@ -148,8 +148,8 @@ def _command_line(params: dict) -> str:
 
 def evaluate(
     model: Path = typer.Option(..., help="a model directory (meta.json + model files) or a training checkpoint .pt"),
-    data: Path = typer.Option(..., help="dataset config (datasets/*.yaml); its val images are used"),
-    split: str = typer.Option("val", help="which split of the config"),
+    data: Path = typer.Option(..., help="dataset folder (its data.yaml) or datasets/*.yaml config"),
+    split: str = typer.Option("val", help="which split of --data to measure on"),
     backend: str = typer.Option("auto", help="auto, openvino, onnxruntime or ultralytics"),
     conf: float = typer.Option(0.25, help="operating confidence for tile accuracy / errors / exact match"),
     imgsz: int = typer.Option(480, help="inference size for a .pt checkpoint (a model directory has its own)"),

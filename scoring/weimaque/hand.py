@@ -159,6 +159,9 @@ def _parse_group(text: str, start: int, end: int, number: int) -> Group | None:
             if not cards or win == len(cards) - 1:
                 raise WeimaqueInputError(f"{where}: '*' must follow a card (it marks the winning card)",
                                          "bad_token", "*", i + 1)
+            if win is not None:  # a group keeps one mark: the hand's own check would never see this one
+                raise WeimaqueInputError(f"{where}: a second card is marked * as the winning card; mark one",
+                                         "several_winning_cards", "*", i + 1)
             win = len(cards) - 1
             i += 1
             continue

@@ -404,6 +404,8 @@ class _Reader:
             melds.append(meld)
         if named:
             self.warn("unused_kong_kinds", f"{len(named)} named concealed kong kind(s) had no four-back kong to go to")
+        for index in sorted(i for i in self.opts.meld_types if i >= len(melds)):  # a typo would pass unseen
+            self.warn("meld_type_rejected", f"meld {index}: no such meld (the photo shows {len(melds)})")
         return melds, unresolved, used
 
     def _reread_groups(self) -> bool:
@@ -438,6 +440,8 @@ class _Reader:
     def _set_class(self, member: int, kind: int) -> None:
         """Re-read one tile: the new class, its confidence scaled by p_new / p_old, what the detector said kept."""
         tile = self.tiles[self.tile_index(member)]
+        if tile.detected_conf is None:
+            tile.detected_conf = tile.conf
         tile.conf *= float(self.probs[member][kind] / max(self.probs[member][self.classes[member]], 1e-9))
         tile.cls = CLASS_NAMES[kind]
         tile.choices = tuple(CLASS_NAMES[k] for k in likely_choices(self.probs[member], kind))
@@ -513,10 +517,14 @@ class _Reader:
         if len(concealed) != expected:
             kongs = sum(m.is_kong for m in melds) + unresolved
             total = len(concealed) + (win is not None) + sum(len(m.tiles) for m in melds) + 4 * unresolved
+            if self.opts.win_tile == "none":  # a 13-tile hand was asked for: no winning tile to count
+                whole = f"a 13-tile hand has {13 + kongs} ({expected} concealed"
+            else:
+                whole = f"a winning hand has {14 + kongs} ({expected} concealed plus the winning tile"
             self.warnings.append(ReadWarning(
                 "wrong_tile_count",
-                f"{total} tiles read with {n_melds} meld(s) and {kongs} kong(s): a winning hand has {14 + kongs} "
-                f"({expected} concealed plus the winning tile; {len(concealed)} concealed read)",
+                f"{total} tiles read with {n_melds} meld(s) and {kongs} kong(s): {whole}; "
+                f"{len(concealed)} concealed read)",
             ))
         counts = Counter(concealed + ([win] if win is not None else []))
         for meld in melds:

@@ -17,7 +17,8 @@ Role = Literal["concealed", "win", "meld", "ignored"]
 class ReadTile:
     """One detection and where the reader put it. ``cls`` is what the tile was read as (a blank 白 next to backs
     can be read as ``back`` and the other way round, a misread tile re-read); ``detected_cls`` is what the detector
-    said; ``choices`` the other faces the classifier found likely (models that give class probabilities)."""
+    said and ``detected_conf`` its confidence when a re-read changed ``conf``; ``choices`` the other faces the
+    classifier found likely (models that give class probabilities)."""
 
     cls: str
     conf: float
@@ -27,6 +28,7 @@ class ReadTile:
     row: int | None = None
     sideways: bool = False
     detected_cls: str = ""
+    detected_conf: float | None = None
     choices: tuple[str, ...] = ()  # the classifier's next likeliest faces, best first: quick fixes for the user
 
     def to_json(self) -> dict[str, Any]:
@@ -41,6 +43,8 @@ class ReadTile:
         }
         if self.detected_cls and self.detected_cls != self.cls:
             out["detected_cls"] = self.detected_cls
+        if self.detected_conf is not None and self.detected_conf != self.conf:
+            out["detected_conf"] = round(float(self.detected_conf), 4)
         if self.choices:
             out["choices"] = list(self.choices)
         return out

@@ -78,8 +78,9 @@ class SynthOptions:
             raise ValueError(f"layout {self.layout!r} is not one of {', '.join(SPACINGS)}")
         styles = art_style_names(self.tileart)
         if self.art_style is not None and self.art_style not in styles:
+            where = self.tileart or "../shared/tileart"
             raise ValueError(f"art style {self.art_style!r} is not one of the art sets present: "
-                             f"{', '.join(styles) or f'none (no tile art at {self.tileart})'}")
+                             f"{', '.join(styles) or f'none (no tile art at {where})'}")
 
 
 @dataclass(frozen=True)
