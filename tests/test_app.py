@@ -67,6 +67,29 @@ def test_context_changes_the_settlement(app):
     assert settlement(app) == [-12 - 12, -6 - 12, 24 + 36, -6 - 12]
 
 
+def test_the_hands_context_is_kept_while_another_page_is_shown(app):
+    """Streamlit drops the value of a widget a run does not show: back from the dice page the hand was Shaanxi
+    again, won by seat 0 with no bets."""
+    type_hand(app, "123m456m789m234s5s", "5s")
+    app.selectbox(key="ctx-ruleset").set_value("xian").run()
+    app.selectbox(key="ctx-winner").set_value(2)
+    app.number_input(key="ctx-bet-2").set_value(2)
+    app.selectbox(key="opt-xian-discard_payer").set_value("all")
+    app.run()
+    before = settlement(app)
+    app.radio(key="page").set_value("dice").run()
+    app.number_input(key="dice-first-1").set_value(5).run()
+    app.radio(key="page").set_value("ledger").run()
+    app.radio(key="page").set_value("score").run()
+    assert not app.exception, app.exception
+    assert [app.selectbox(key=k).value for k in ("ctx-ruleset", "ctx-winner", "opt-xian-discard_payer")] == [
+        "xian", 2, "all"]
+    assert app.number_input(key="ctx-bet-2").value == 2
+    assert settlement(app) == before
+    app.radio(key="page").set_value("dice").run()
+    assert app.number_input(key="dice-first-1").value == 5
+
+
 def test_rule_option_switch_changes_who_pays(app):
     type_hand(app, "123m456m789m234s5s", "5s")
     app.selectbox(key="opt-shaanxi-discard_payer").set_value("discarder")
@@ -258,6 +281,13 @@ def test_bad_typed_tiles_are_explained(app, lang, expected):
     app.radio(key="lang").set_value(lang)
     type_hand(app, "123x", "")
     assert app.error[0].value.startswith(expected)
+
+
+def test_a_typo_in_the_typed_tiles_keeps_the_hand_being_scored(app):
+    type_hand(app, "123m456m789m234s5s", "5s")
+    type_hand(app, "123x", "")
+    assert [e.value for e in app.error] == ["牌写错了：第 4 个字符“x”不对（写法如 123m456p789s11z）"]
+    assert [s.value for s in app.success] == ["东 得 +18 分"]  # the hand before the typo, still on screen
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,20 @@ def score_typed(at: AppTest, winner: int, discarder: int | None) -> None:
     run(at)
 
 
+def test_the_dice_page_follows_the_dealers_rotation(app):
+    app.radio(key="page").set_value("dice")
+    run(app)
+    assert app.selectbox(key="dice-dealer").value == 0
+    app.radio(key="page").set_value("score")
+    run(app)
+    score_typed(app, winner=1, discarder=0)
+    app.button(key="add-to-ledger").click()
+    run(app)
+    app.radio(key="page").set_value("dice")
+    run(app)
+    assert app.selectbox(key="dice-dealer").value == 1
+
+
 def test_hands_go_into_the_ledger_and_the_dealer_rotates(app):
     score_typed(app, winner=1, discarder=0)
     app.number_input(key="ctx-bet-1").set_value(2)

@@ -106,12 +106,17 @@ def _horizontal_overflow(page) -> dict:
     )
 
 
-def test_typed_hand_shows_the_score(page):
+def _type_hand(page) -> None:
+    """Type the same plain hand on the Score page (东 wins 5s on a discard: +18 under Shaanxi)."""
     page.get_by_text("或手动输入牌").click()
     page.get_by_label("手牌（不含赢牌）").fill("123m456m789m234s5s")
     page.get_by_label("赢牌（可空，空则列出听牌）").fill("5s")
     page.get_by_label("赢牌（可空，空则列出听牌）").press("Enter")
     page.get_by_role("button", name="用这手牌").click()
+
+
+def test_typed_hand_shows_the_score(page):
+    _type_hand(page)
     page.get_by_text("东 得 +18 分").wait_for(timeout=60_000)
     # the settlement table's heading; Streamlit may draw it a moment after the headline, so wait before counting
     page.get_by_text("结算", exact=True).first.wait_for(timeout=30_000)
@@ -149,3 +154,45 @@ def test_the_other_pages_fit_a_phone(page, nav, heading):
     page.wait_for_timeout(500)
     _screenshot(page, f"browser_page_{heading[:2]}.png")
     assert _horizontal_overflow(page) == {"page": 0, "main": 0}
+
+
+def test_page_and_language_switches_keep_the_choices_made(page):
+    """The browser holds a choice as the text it shows: after a language switch the next change reset the rule set
+    to Shaanxi (and the page to Score); a visit to another page reset the hand's context, or showed defaults."""
+    _type_hand(page)
+    page.get_by_text("东 得 +18 分").wait_for(timeout=60_000)
+    page.get_by_role("combobox", name="规则").fill("西安")  # typed: a rerun closing the list cannot drop the click
+    page.get_by_role("combobox", name="规则").press("Enter")
+    page.get_by_text("东 得 +1 分").wait_for(timeout=60_000)
+    page.get_by_text("English", exact=True).click()
+    page.get_by_text("东 gets +1 points").wait_for(timeout=60_000)
+    page.get_by_text("Self-drawn", exact=True).click()
+    page.get_by_text("东 gets +6 points").wait_for(timeout=60_000)  # Xi'an's self-draw; Shaanxi's gives +36
+    assert page.get_by_role("combobox", name="Rules").input_value() == "Xi'an"
+    assert page.get_by_role("combobox", name="Sample photo").input_value() == "A kong and chows"
+
+    page.get_by_text("📒 Ledger", exact=True).click()
+    page.get_by_text("Game ledger", exact=True).wait_for(timeout=60_000)
+    page.get_by_text("中文", exact=True).click()
+    page.get_by_text("记分表", exact=True).wait_for(timeout=60_000)
+    page.get_by_text("玩家名字", exact=True).click()
+    page.get_by_label("座位 0").fill("阿明")
+    page.get_by_label("座位 0").press("Enter")
+    page.get_by_role("button", name="改名").click()  # still on the ledger page, the name typed still there
+    page.get_by_text("下一局庄家：阿明").wait_for(timeout=60_000)
+    page.get_by_text("📷 算分", exact=True).click()  # the hand's context was kept, and is shown, after the visit
+    page.get_by_text("阿明 得 +6 分").wait_for(timeout=60_000)
+    assert page.get_by_role("combobox", name="规则").input_value() == "西安麻将"
+
+
+def test_a_section_opened_after_a_notice_stays_open(page):
+    """The ledger's notice goes away on the next tap; it moved everything after it, which closed the section just
+    opened."""
+    _type_hand(page)
+    page.get_by_role("button", name="记入记分表").click()
+    page.get_by_text("已记入第 1 局").wait_for(timeout=60_000)
+    page.get_by_text("特殊情况", exact=True).click()
+    page.get_by_text("海底", exact=True).click()
+    page.get_by_text("已记入第 1 局").wait_for(state="detached", timeout=60_000)
+    page.wait_for_timeout(1000)  # the run's last changes drawn
+    assert page.get_by_role("checkbox", name="海底").is_visible()

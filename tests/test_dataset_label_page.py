@@ -125,6 +125,27 @@ def test_add_pick_and_done_saves_the_label(tmp_path, monkeypatch, photos):
     assert "1 of 2 done" in at.get("progress")[0].proto.text
 
 
+def test_the_box_being_fixed_stays_selected_after_each_edit(tmp_path, monkeypatch, photos):
+    """Each edit gives the box selector a fresh key; it went back to box 1, so a second tap on the picker (a tile
+    mis-tapped) changed box 1."""
+    at = open_page(tmp_path, monkeypatch, photos)
+    at.button(key="lp_add").click().run()
+    at.button(key="lp_add").click().run()
+    assert _box_selector(at).value == 1  # the box just added
+    at.button(key="lp_pick_13").click().run()  # 5p
+    at.button(key="lp_pick_31").click().run()  # C: the tile meant
+    assert _box_selector(at).value == 1
+    _box_selector(at).set_value(0).run()
+    at.button(key="lp_pick_8").click().run()  # 9m
+    at.button(key="lp_done").click().run()
+    assert not at.exception, at.exception
+    assert [CLASS_NAMES[b.cls] for b in LabelDataset(tmp_path / "labels").load("hand_1", "train")] == ["9m", "C"]
+
+
+def _box_selector(at: AppTest):
+    return next(s for s in at.selectbox if s.key.startswith("lp_selected_"))
+
+
 def test_saved_label_is_reopened_and_a_deleted_box_is_saved_for_later(tmp_path, monkeypatch, photos):
     image, boxes = photo(1)
     LabelDataset(tmp_path / "labels").save(

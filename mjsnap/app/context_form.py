@@ -1,7 +1,8 @@
 """The hand's context: rule set and its switches, seats, self-draw, bets, special situations, Weinan's missing suit.
 
 Widgets keep their values in the session under ``ctx-*`` / ``opt-*`` keys, so a correction of the tiles does not
-reset them. Bets and the dealer start from the ledger (the last hand's bets, the rotation's dealer).
+reset them (nor a visit to another page: state.keep_inputs). Bets and the dealer start from the ledger (the last
+hand's bets, the rotation's dealer).
 """
 
 from __future__ import annotations
@@ -51,6 +52,7 @@ def start_new_hand() -> None:
     """Dealer and bets from the ledger: called at start and after a hand goes into the ledger."""
     ledger = state.ledger()
     st.session_state["ctx-dealer"] = ledger.dealer()
+    st.session_state["dice-dealer"] = ledger.dealer()  # the dice page's is kept too (state.keep_inputs): update it
     for seat, bet in enumerate(ledger.next_bets()):
         st.session_state[f"ctx-bet-{seat}"] = min(bet, MAX_BET)
 
@@ -62,20 +64,22 @@ def _option_widget(section: str, name: str, field, value, lang: str):
     # the option's key is what `mjsnap score --option` takes; the field's description is SPEC's reasoning (English)
     help_text = f"{field.description} (`{option}`)" if lang == "en" else f"`{option}`"
     annotation = field.annotation
+    is_json = typing.get_origin(annotation) is not typing.Literal and annotation not in (bool, int)
+    # the default goes in through the session, not value=/index=: state.keep_inputs sets these keys again
+    st.session_state.setdefault(key, json.dumps(value, ensure_ascii=False) if is_json else value)
     if typing.get_origin(annotation) is typing.Literal:
-        choices = list(typing.get_args(annotation))
         return st.selectbox(
-            label, choices, index=choices.index(value), key=key, help=help_text,
+            label, list(typing.get_args(annotation)), key=key, help=help_text,
             format_func=lambda choice: option_value(option, choice, lang),
         )
     if annotation is bool:
-        return st.checkbox(label, value=value, key=key, help=help_text)
+        return st.checkbox(label, key=key, help=help_text)
     if annotation is int:
         low = next((m.gt + 1 for m in field.metadata if getattr(m, "gt", None) is not None), None)
         low = next((m.ge for m in field.metadata if getattr(m, "ge", None) is not None), low)
         high = next((m.le for m in field.metadata if getattr(m, "le", None) is not None), None)
-        return st.number_input(label, min_value=low, max_value=high, value=value, step=1, key=key, help=help_text)
-    text = st.text_input(label, value=json.dumps(value, ensure_ascii=False), key=key, help=help_text)
+        return st.number_input(label, min_value=low, max_value=high, step=1, key=key, help=help_text)
+    text = st.text_input(label, key=key, help=help_text)
     return json.loads(text)
 
 

@@ -124,9 +124,10 @@ def draw_boxes(image: Image.Image, rows: list[dict], selected: int | None) -> Im
 def _state() -> dict:
     if "lp" not in st.session_state:
         # rows: the current boxes of each photo; base: what the table was last given (the table keeps its own
-        # edits on top of that, so the current rows are never fed back to the same table)
+        # edits on top of that, so the current rows are never fed back to the same table); box: the selected box
+        # of each photo, which the box selector's fresh key after an edit would otherwise send back to the first
         st.session_state.lp = {"index": 0, "rows": {}, "base": {}, "notes": {}, "version": 0, "done": set(),
-                               "saved": None}
+                               "saved": None, "box": {}}
     return st.session_state.lp
 
 
@@ -149,6 +150,8 @@ def _add_box(name: str, width: int, height: int) -> None:
                         "x2": round(width / 2 + w / 2, 1), "y2": round(height / 2 + h / 2, 1)}]
 
     _edit(name, add)
+    lp = _state()
+    lp["box"][name] = len(lp["rows"][name]) - 1  # the new box is the one to set a class for
 
 
 def _delete_box(name: str, box: int) -> None:
@@ -176,7 +179,8 @@ def _move(step: int, count: int) -> None:
 def show(t, lang: str) -> None:
     lp = _state()
     folder = Path(st.text_input(t("lp_folder"), key="lp_folder"))
-    dataset = LabelDataset(st.text_input(t("lp_dataset"), value=str(corrections.labels_dir()), key="lp_dataset"))
+    st.session_state.setdefault("lp_dataset", str(corrections.labels_dir()))  # not value=: state.keep_inputs sets it
+    dataset = LabelDataset(st.text_input(t("lp_dataset"), key="lp_dataset"))
     given = str(folder) not in ("", ".")
     if given and not folder.is_dir():  # a typo, not an empty folder: say which
         st.warning(t("lp_no_folder", folder=folder))
@@ -209,7 +213,10 @@ def show(t, lang: str) -> None:
     )
     rows = lp["rows"][name] = [dict(r) for r in edited] if isinstance(edited, list) else edited.to_dict("records")
     selected = selector.selectbox(t("lp_box"), list(range(len(rows))), key=f"lp_selected_{name}_{lp['version']}",
+                                  index=min(lp["box"].get(name, 0), len(rows) - 1),
                                   format_func=lambda i: f"{i + 1}: {rows[i].get('cls')}") if rows else None
+    if selected is not None:
+        lp["box"][name] = selected
     picture.image(draw_boxes(image, rows, selected))
     with st.container(horizontal=True):
         st.button(t("lp_add"), key="lp_add", on_click=_add_box, args=(name, image.width, image.height))

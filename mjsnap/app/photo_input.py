@@ -36,10 +36,11 @@ def _from_text() -> None:
         draft = from_text(tiles, win or None)
     except TileParseError as exc:
         text, at = exc.text, exc.position
+        # said beside the typed tiles: a typo must not hide the hand of the photo being corrected
         if at is not None and 0 <= at < len(text):
-            st.session_state.photo_error = ("bad_tile_at", {"n": at + 1, "char": text[at]})
+            st.session_state.typed_error = ("bad_tile_at", {"n": at + 1, "char": text[at]})
         else:
-            st.session_state.photo_error = ("bad_tiles", {"detail": str(exc)})
+            st.session_state.typed_error = ("bad_tiles", {"detail": str(exc)})
         return
     state.new_photo(None)
     state.set_draft(draft, origin=True)
@@ -67,3 +68,6 @@ def show(t) -> None:
         st.text_input(t("typed_tiles"), key="typed_tiles", placeholder="123m456p789s1122z")
         st.text_input(t("typed_win"), key="typed_win", placeholder="2z")
         st.button(t("use_typed"), key="use_typed", on_click=_from_text)
+        if st.session_state.typed_error:
+            key, values = st.session_state.typed_error
+            st.error(t(key, **values))
