@@ -196,3 +196,10 @@ def test_a_section_opened_after_a_notice_stays_open(page):
     page.get_by_text("已记入第 1 局").wait_for(state="detached", timeout=60_000)
     page.wait_for_timeout(1000)  # the run's last changes drawn
     assert page.get_by_role("checkbox", name="海底").is_visible()
+
+
+def test_players_get_no_developer_toolbar(page):
+    """.streamlit/config.toml (toolbarMode minimal): no Deploy button or developer menu on the players' page."""
+    page.wait_for_timeout(1000)
+    assert page.get_by_text("Deploy", exact=True).count() == 0
+    assert page.get_by_test_id("stMainMenu").count() == 0
