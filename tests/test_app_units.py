@@ -111,3 +111,17 @@ def test_tile_pictures_are_small_pngs():
         assert image.size == TILE_SIZE and image.format == "PNG"
     framed = np.asarray(Image.open(io.BytesIO(tile_png(5, "low"))).convert("RGB"))
     assert tuple(framed[0, TILE_SIZE[0] // 2]) == (230, 30, 30)
+
+
+@pytest.mark.parametrize(("model_ms", "lang", "expected"), [
+    (3765.4, "zh", "识别 4126 ms（读图 59，载入模型 3765，检测 290，整理 12）· 模型 0.18.8"),
+    (0.01, "zh", "识别 4126 ms（读图 59，检测 290，整理 12）· 模型 0.18.8"),
+    (3765.4, "en", "Read in 4126 ms (decode 59, load the model 3765, detect 290, arrange 12) · model 0.18.8"),
+])
+def test_the_timings_name_the_models_loading_on_the_photo_that_loaded_it(model_ms, lang, expected):
+    from types import SimpleNamespace
+
+    from mjsnap.app.score_page import timings_caption
+
+    ms = {"decode": 59.2, "model": model_ms, "detect": 290.1, "read": 12.3, "total": 4126.0}
+    assert timings_caption(tr(lang), SimpleNamespace(ms=ms, model_version="0.18.8")) == expected

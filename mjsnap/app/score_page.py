@@ -42,8 +42,15 @@ def _photo_panel(t) -> None:
     image = draw_detections(reading.pixels, reading.to_original, draft.tiles)
     shown = sum(tile.box is not None and tile.place != "deleted" for tile in draft.tiles)
     st.image(image, caption=t("photo_caption", n=shown), width="stretch", output_format="JPEG")
+    st.caption(timings_caption(t, reading))
+
+
+def timings_caption(t, reading) -> str:
+    """Where the reading's time went; the model's loading is named on the photo that loaded it (the server's
+    first), where it is most of the time, so that the parts add up."""
     ms = {k: f"{v:.0f}" for k, v in reading.ms.items()}
-    st.caption(t("timings", version=reading.model_version, **ms))
+    key = "timings_with_load" if reading.ms.get("model", 0) >= 1 else "timings"
+    return t(key, version=reading.model_version, **ms)
 
 
 def show(t, lang: str) -> None:
