@@ -165,6 +165,8 @@ def test_a_sidecars_meld_from_replaces_the_command_lines(defaults: dict, sidecar
         (["--kong-kind", "9z"], "error: --kong-kind 9z"),
         (["--face-up-kong", "kong_big"], "error: --face-up-kong kong_big"),
         (["--reread-tiles", "4"], "error: --reread-tiles 4"),
+        (["--ship-bytes"], "error: --ship-bytes is for --engine ray"),
+        (["--ray-address", "auto", "--ship-bytes"], "error: --ray-address and --ship-bytes are for --engine ray"),
     ],
 )
 def test_bad_command_line_context_or_reading_is_refused_before_the_run(tmp_path: Path, args, message):

@@ -75,6 +75,10 @@ def batch(
         raise typer.BadParameter(f"{engine!r}: use local or ray", param_hint="--engine")
     if rules not in RULESETS:
         raise typer.BadParameter(f"{rules!r}: use one of {', '.join(RULESETS)}", param_hint="--rules")
+    ray_only = [name for name, given in (("--ray-address", ray_address), ("--ship-bytes", ship_bytes)) if given]
+    if engine == "local" and ray_only:  # else silently ignored: the user meant the run to go to a cluster
+        typer.echo(f"error: {' and '.join(ray_only)} {'are' if len(ray_only) > 1 else 'is'} for --engine ray", err=True)
+        raise typer.Exit(2)
     outputs = output_files(out, csv, report)
     for named_by, path in outputs.items():  # now: a path found bad after the run would cost the run its summary
         require_output_file(named_by, path)
