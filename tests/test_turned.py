@@ -80,3 +80,8 @@ def test_turn_command_writes_the_split_and_refuses_a_missing_one(tmp_path):
                                      "--seed", "9"])
     assert again.exit_code == 2 and "already holds 1 files" in " ".join(again.output.split())
     assert len(list((tmp_path / "out" / "images" / "val").iterdir())) == 1  # nothing written, nothing removed
+    (data_root / "data.yaml").write_text(config.read_text())  # a dataset folder, as train and eval take
+    folder = CliRunner().invoke(app, ["turn", "--data", str(data_root), "--split", "val", "--out", str(tmp_path / "o3")])
+    assert folder.exit_code == 0, folder.output
+    nowhere = CliRunner().invoke(app, ["turn", "--data", str(tmp_path / "nope"), "--out", str(tmp_path / "o4")])
+    assert nowhere.exit_code == 2 and "no such dataset folder" in " ".join(nowhere.output.split())

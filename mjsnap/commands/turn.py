@@ -1,4 +1,4 @@
-"""`mjsnap turn --data CONFIG --split train --out DIR --seed S`: each labelled photo of a dataset config, turned by a
+"""`mjsnap turn --data DATASET --split train --out DIR --seed S`: each labelled photo of a dataset config, turned by a
 random quarter, half or three-quarter turn with its labels (vision.turned), for training a detector on photos taken in
 every orientation. Deterministic by seed."""
 
@@ -11,8 +11,8 @@ import typer
 
 
 def turn(
-    data: Path = typer.Option(..., "--data", exists=True, dir_okay=False, help="dataset config (datasets/*.yaml)"),
-    split: str = typer.Option("train", "--split", help="which split of the config to turn"),
+    data: Path = typer.Option(..., "--data", help="dataset folder (its data.yaml) or datasets/*.yaml config"),
+    split: str = typer.Option("train", "--split", help="which split of --data to turn"),
     out: Path = typer.Option(..., "--out", help="output folder: images/<split>/ and labels/<split>/ (created; must not "
                                                   "hold that split already)"),
     seed: int = typer.Option(0, "--seed", min=0, help="photo i of seed S always gets the same turn"),
@@ -22,7 +22,7 @@ def turn(
 
     from rich.console import Console
 
-    from vision.evaluate import labelled_images
+    from vision.compare import labelled_images
     from vision.turned import write_turned
 
     console = Console(stderr=True)
