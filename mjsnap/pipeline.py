@@ -16,11 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from scoring.hand import Context, Hand, HandError, MeldType
+from scoring.hand import Context, Hand, HandError
 from scoring.options import RuleOptions
 from scoring.result import ScoreResult
 from scoring.scorer import invalid_input, score
-from scoring.settlement import KongFeederError, exposed_kong_feeder
+from scoring.settlement import unfed_kong
 from scoring.tiles import format_compact
 from vision.detections import Detections
 from vision.normalize import ReadHand, ReadOptions, read_hand
@@ -127,16 +127,13 @@ def _hand_of(read: ReadHand, context: Context, meld_from: Mapping[int, int] | No
 
 
 def _feeder_missing(hand: Hand) -> str | None:
-    """Which exposed kong of the photo the settlement cannot settle for want of the seat that fed it (its own check,
-    scoring.settlement.exposed_kong_feeder), and the options that settle it."""
-    for index, meld in enumerate(hand.melds):
-        if meld.type is not MeldType.KONG_EXPOSED:
-            continue
-        try:
-            exposed_kong_feeder(meld, hand.context.winner)
-        except KongFeederError:
-            given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
-            return (f"meld {index} (kong_exposed {format_compact(meld.tiles)}) needs the seat that discarded its 4th "
-                    f"tile{given}: give --meld-from {index}=SEAT, or --meld-type {index}=kong_added if it is an added "
-                    "kong (补杠)")
-    return None
+    """Which exposed kong of the photo the settlement cannot settle for want of the seat that fed it, and the
+    options that settle it."""
+    index = unfed_kong(hand)
+    if index is None:
+        return None
+    meld = hand.melds[index]
+    given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
+    return (f"meld {index} (kong_exposed {format_compact(meld.tiles)}) needs the seat that discarded its 4th "
+            f"tile{given}: give --meld-from {index}=SEAT, or --meld-type {index}=kong_added if it is an added "
+            "kong (补杠)")

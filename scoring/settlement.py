@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from scoring.hand import N_SEATS, Meld, MeldType
+from scoring.hand import N_SEATS, Hand, Meld, MeldType
 from scoring.options import RuleOptions
 from scoring.result import Payment, ScoreResult
 from scoring.tiles import format_compact
@@ -62,6 +62,17 @@ def exposed_kong_feeder(meld: Meld, winner: int) -> int:
         raise KongFeederError(f"kong_exposed {format_compact(meld.tiles)}: 'from' is the winner's own seat "
                               f"{winner}; give the seat that discarded the 4th tile")
     return meld.from_seat
+
+
+def unfed_kong(hand: Hand) -> int | None:
+    """The index of the first exposed kong of ``hand`` that exposed_kong_feeder cannot settle, or None."""
+    for index, meld in enumerate(hand.melds):
+        if meld.type is MeldType.KONG_EXPOSED:
+            try:
+                exposed_kong_feeder(meld, hand.context.winner)
+            except KongFeederError:
+                return index
+    return None
 
 
 class KongFeederError(ValueError):

@@ -62,6 +62,19 @@ def test_a_hand_that_does_not_win_exits_1_with_the_reason():
     assert "1番不能接炮" in result.output
 
 
+@pytest.mark.parametrize(("meld", "message"), [
+    ("kong_exposed:9999s", "needs the seat that discarded its 4th tile: write --meld kong_exposed:9999s@SEAT, or "
+                           "kong_added:9999s"),
+    ("kong_exposed:9999s@0", "(not the winner's own seat 0): write --meld kong_exposed:9999s@SEAT"),
+])
+def test_a_typed_exposed_kong_without_its_feeder_is_told_the_command_lines_spelling(meld, message):
+    result = run("123m456m789m5s", "--rules", "shaanxi", "--win", "5s", "--meld", meld, "--winner", "0",
+                 "--discarder", "1", "--json")
+    data = json.loads(result.output)
+    assert result.exit_code == 1 and data["reason"] == "kong_feeder_missing" and message in data["error"]
+    assert "'from'" not in data["error"]  # golden.json's field, which the command line does not have
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [

@@ -144,12 +144,25 @@ def score(
         _refuse(rules, exc, as_json, "bad hand: ")
     _note_unused_context(rules, context, option or [])
     result = score_hand(parsed, rules, options)
+    if result.reason == "kong_feeder_missing":  # the scorer names golden.json's 'from'; the command line has @SEAT
+        result.error = _typed_feeder_missing(parsed)
     if as_json:
         typer.echo(jsontext.dumps(result.to_json()))
     else:
         _print_breakdown(result, parsed, lang)
     if not result.valid:
         raise typer.Exit(1)
+
+
+def _typed_feeder_missing(hand) -> str:
+    from scoring.settlement import unfed_kong
+    from scoring.tiles import format_compact
+
+    meld = hand.melds[unfed_kong(hand)]
+    tiles = format_compact(meld.tiles)
+    given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
+    return (f"kong_exposed {tiles} needs the seat that discarded its 4th tile{given}: write --meld "
+            f"kong_exposed:{tiles}@SEAT, or kong_added:{tiles} if it is an added kong (补杠)")
 
 
 COMPONENT_NAMES = {
