@@ -48,10 +48,6 @@ class Card:
         """ASCII form: ``7`` small, ``7B`` big."""
         return f"{self.number}B" if self.big else str(self.number)
 
-    @property
-    def case_zh(self) -> str:
-        return "大写" if self.big else "小写"
-
     def __str__(self) -> str:
         return self.zh
 
