@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mjsnap.app.draft import Draft, DraftTile, from_read, from_text
+from mjsnap.app.draft import Draft, DraftTile, MeldProblem, from_read, from_text
 from scoring.hand import HandError, Meld, MeldType
 from scoring.tiles import BACK, format_compact, kind_of
 from vision.normalize.result import ReadHand, ReadTile
@@ -50,6 +50,21 @@ def test_meld_moves_type_changes_and_break_up():
     assert broken.meld_types == (MeldType.PUNG,) and broken.meld_members(0) == [3]
     # moving the last tile out of a meld removes the meld
     assert broken.to_hand(3).meld_types == ()
+
+
+def test_a_meld_problem_says_which_meld_for_the_page_to_name_it():
+    draft = from_text("111m456m789m234s5s", "5s").new_meld([0, 1, 2], MeldType.PUNG).new_meld([3, 4, 5], MeldType.PUNG)
+    with pytest.raises(MeldProblem, match="^pung 456m is not a pung") as caught:
+        draft.hand()
+    assert caught.value.meld == 1 and caught.value.code == "bad_meld"
+
+
+def test_a_meld_problem_is_named_by_its_number_in_chinese():
+    from mjsnap.app.i18n import tr
+    from mjsnap.i18n_catalogue import explain
+
+    detail = tr("zh")("meld_problem", n=2, detail=explain("bad_meld", "zh"))
+    assert detail == "副露 2：有一组副露不成吃、碰或杠"
 
 
 def two_kongs() -> Draft:

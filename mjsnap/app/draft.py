@@ -20,6 +20,15 @@ Place = Literal["hand", "win", "meld", "aside", "deleted"]
 IN_HAND: tuple[Place, ...] = ("hand", "win", "meld")
 
 
+class MeldProblem(HandError):
+    """A HandError about one meld of the draft; ``meld`` is its index, which the page names (as the hand view
+    numbers melds) in front of the message."""
+
+    def __init__(self, meld: int, message: str, code: str):
+        super().__init__(message, code)
+        self.meld = meld
+
+
 @dataclass(frozen=True)
 class DraftTile:
     kind: int  # 0..33 a face, 34 back, 35 flower
@@ -166,21 +175,25 @@ class Draft:
         faces = [k for k in members if k < N_KINDS]
         if len(faces) < len(members):
             if meld_type is not MeldType.KONG_CONCEALED:
-                raise HandError(
-                    f"meld {meld + 1} ({meld_type.value}) has face-down tiles: only a concealed kong shows backs",
+                raise MeldProblem(
+                    meld, f"{meld_type.value} has face-down tiles: only a concealed kong shows backs",
                     "face_down_in_meld",
                 )
             if not faces:
-                raise HandError(
-                    f"meld {meld + 1} is a concealed kong shown as four backs: tap one and pick its face",
+                raise MeldProblem(
+                    meld, "a concealed kong shown as four backs: tap one and pick its face",
                     "kong_kind_unknown",
                 )
             if len(set(faces)) != 1:
-                raise HandError(f"meld {meld + 1}: a kong's faces must be one kind, got {format_compact(faces)}", "bad_meld")
+                raise MeldProblem(meld, f"a kong's faces must be one kind, got {format_compact(faces)}",
+                                  "bad_meld")
             members = [faces[0]] * len(members)
         # only an exposed kong is paid by the seat that fed it; a feeder named before a change of type waits
         feeder = self.meld_feeders[meld] if meld_type is MeldType.KONG_EXPOSED else None
-        return Meld(meld_type, tuple(members), feeder)
+        try:
+            return Meld(meld_type, tuple(members), feeder)
+        except HandError as exc:
+            raise MeldProblem(meld, str(exc), exc.code) from exc
 
     def label_boxes(self) -> tuple[list[tuple[int, tuple[float, float, float, float]]], bool]:
         """(class id, box) of every tile the photo shows, and whether the photo needs review before training

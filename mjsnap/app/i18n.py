@@ -112,6 +112,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "shapes": ("牌型", "Shape"),
     "not_a_win": ("不能胡：{detail}", "Not a win: {detail}"),
     "hand_problem": ("这手牌还不完整：{detail}", "The hand is not complete yet: {detail}"),
+    "meld_problem": ("副露 {n}：{detail}", "Meld {n}: {detail}"),
     "item": ("项目", "Item"),
     "value": ("分 / 番", "Points / fan"),
     "why": ("说明", "Why"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from mjsnap.app import context_form, editor, hand_view, photo_input, result_view, state
-from mjsnap.app.draft import from_read
+from mjsnap.app.draft import MeldProblem, from_read
 from mjsnap.app.overlay import draw_detections
 from mjsnap.app.wins import ScoredWin
 from mjsnap.i18n_catalogue import explain
@@ -77,7 +77,10 @@ def show(t, lang: str) -> None:
         hand = draft.hand(setup.context)
     except HandError as exc:
         st.subheader(t("result_header"))
-        st.error(t("hand_problem", detail=explain(exc.code, lang, str(exc))))
+        detail = explain(exc.code, lang, str(exc))
+        if isinstance(exc, MeldProblem):  # which meld, numbered as the hand view numbers them
+            detail = t("meld_problem", n=exc.meld + 1, detail=detail)
+        st.error(t("hand_problem", detail=detail))
         return
     if hand.win_tile is None:
         try:
