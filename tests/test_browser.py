@@ -203,3 +203,16 @@ def test_players_get_no_developer_toolbar(page):
     page.wait_for_timeout(1000)
     assert page.get_by_text("Deploy", exact=True).count() == 0
     assert page.get_by_test_id("stMainMenu").count() == 0
+
+
+def test_the_face_pickers_labels_fit_their_buttons_on_a_phone(page):
+    """Streamlit's side padding broke "1m" over two lines in a button as wide as its tile picture."""
+    _type_hand(page)
+    page.get_by_text("东 得 +18 分").wait_for(timeout=60_000)
+    page.locator(".st-key-tile-0 button").click()
+    faces = '[class*="tile-faces-"] [data-testid="stBaseButton-{}"]:visible'  # not the pictures' toolbar buttons
+    buttons = page.locator(f"{faces.format('secondary')}, {faces.format('primary')}")
+    buttons.first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1000)
+    heights = {round(buttons.nth(i).bounding_box()["height"]) for i in range(buttons.count())}
+    assert buttons.count() == 35 and len(heights) == 1, heights

@@ -51,12 +51,17 @@ def picker(t, lang: str, likely: tuple[int, ...] = ()) -> None:
     tile_buttons(lang, "pick-", lambda kind: CLASS_NAMES[kind], _picked, lambda kind: (kind,))
 
 
+FACE_BUTTONS = '[class*="tile-faces-"]'  # tile_buttons' rows: a keyed container has the class st-key-KEY
+
+
 def tile_buttons(lang: str, key: str, label: Callable[[int], str], on_click: Callable, args: Callable[[int], tuple],
                  rows=PICKER_ROWS) -> None:
     """The 34 faces and `back` (or the kinds of ``rows``) as rows of tile pictures, a button under each (the score
     page's editor and the label page); button `kind` is keyed f"{key}{kind}" and calls on_click(*args(kind))."""
-    for row in rows:
-        with st.container(horizontal=True, gap="xsmall", wrap=True):
+    # a button is as wide as its picture: Streamlit's own side padding left "1m" no room and broke it over two lines
+    st.html(f"<style>{FACE_BUTTONS} button {{padding-left: 2px; padding-right: 2px}}</style>")
+    for number, row in enumerate(rows):
+        with st.container(horizontal=True, gap="xsmall", wrap=True, key=f"{key}tile-faces-{number}"):
             for kind in row:
                 with st.container(width=TILE_SIZE[0] + 4, gap=None, horizontal_alignment="center"):
                     st.image(tile_png(kind), width=TILE_SIZE[0])
