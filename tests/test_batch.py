@@ -319,6 +319,7 @@ def test_retry_errors_scores_fixed_photos_again(tmp_path: Path, archive: Path) -
         ({"scorer": "batch_fakes:no_such_factory", "overwrite": True}, "cannot be loaded"),
         ({"retry_errors": True}, "--retry-errors .* needs --resume"),
         ({"retry_errors": True, "overwrite": True}, "--retry-errors .* needs --resume"),
+        ({"resume": True, "overwrite": True}, "--resume continues --out and --overwrite starts it afresh"),
     ],
 )
 def test_runs_that_cannot_start_say_why(tmp_path: Path, archive: Path, change: dict, message: str) -> None:

@@ -211,6 +211,29 @@ def test_command_refuses_to_clobber_results(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("csv_name", "message"),
+    [
+        ("r.jsonl", "--csv: {tmp}/r.jsonl is already --out"),
+        ("r.summary.json", "--csv: {tmp}/r.summary.json is already --out's summary"),
+        ("sub/../r.report.html", "--csv: {tmp}/sub/../r.report.html is already --out's report"),
+    ],
+)
+def test_command_refuses_a_csv_that_is_another_output(tmp_path: Path, csv_name: str, message: str) -> None:
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    archive = make_archive(tmp_path / "photos")
+    (tmp_path / "sub").mkdir()
+    out = tmp_path / "r.jsonl"
+    out.write_text('{"path": "/x.jpg", "status": "scored", "ruleset": "xian"}\n')
+    result = CliRunner().invoke(app, ["batch", str(archive), "--rules", "xian", "--out", str(out), "--resume",
+                                      "--csv", str(tmp_path / csv_name), "--scorer", FAKE, "--no-progress"])  # fmt: skip
+    assert result.exit_code == 2 and message.format(tmp=tmp_path) in result.output
+    assert line_count(out) == 1 and not (tmp_path / "r.summary.json").exists()
+
+
+@pytest.mark.parametrize(
     ("out", "extra", "made", "message"),
     [
         ("adir", ("--resume",), (), "--out: {tmp}/adir is a folder, not a file"),

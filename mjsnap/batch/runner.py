@@ -213,6 +213,8 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | No
         raise BatchError(f"unknown rule set {settings.ruleset!r}; use one of {', '.join(RULESETS)}")
     if settings.retry_errors and not settings.resume:
         raise BatchError("--retry-errors scores the error records of --out again: it needs --resume")
+    if settings.resume and settings.overwrite:  # guessing either way could throw away a long run's records
+        raise BatchError("--resume continues --out and --overwrite starts it afresh: pass only one of them")
     load_factory(settings.scorer)  # a bad --scorer fails here, not once per worker
     stats = RunStats()
     photos = discover(settings.inputs)

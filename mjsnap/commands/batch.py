@@ -82,6 +82,12 @@ def batch(
     outputs = output_files(out, csv, report)
     for named_by, path in outputs.items():  # now: a path found bad after the run would cost the run its summary
         require_output_file(named_by, path)
+    first_named_by: dict[Path, str] = {}
+    for named_by, path in outputs.items():  # one file for two outputs: the later one would replace the results
+        earlier = first_named_by.setdefault(path.resolve(), named_by)
+        if earlier != named_by:
+            typer.echo(f"error: {named_by}: {path} is already {earlier}; name another file", err=True)
+            raise typer.Exit(2)
     try:  # the checks of `mjsnap score`: a contradiction on the command line would fail every photo
         context = co.context(
             winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,
