@@ -254,6 +254,15 @@ def test_incomplete_default_context_is_an_error_record(tmp_path: Path, archive: 
     assert "--discarder" in record["error"]
 
 
+def test_a_broken_link_to_a_photo_in_a_folder_is_an_error_record(tmp_path: Path, archive: Path) -> None:
+    (archive / "lost.jpg").symlink_to(tmp_path / "moved_away.jpg")
+    (archive / "readme.md").symlink_to(tmp_path / "gone.md")  # no photo by its name: not counted
+    run_batch(settings(tmp_path, archive))
+    records = by_name(tmp_path / "results.jsonl", archive)
+    assert (records["lost.jpg"]["status"], records["lost.jpg"]["error_code"]) == ("error", "unreadable_file")
+    assert "readme.md" not in records
+
+
 def _truncate(out: Path, keep_lines: int, torn: str) -> None:
     lines = out.read_text(encoding="utf-8").splitlines(keepends=True)
     out.write_text("".join(lines[:keep_lines]) + torn, encoding="utf-8")

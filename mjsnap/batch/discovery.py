@@ -55,7 +55,7 @@ def _walk(directory: Path) -> Iterable[Path]:
     for path in directory.rglob("*"):
         if any(part.startswith(".") for part in path.relative_to(directory).parts):
             continue  # hidden folders (.git, .thumbnails) and dotfiles such as macOS ._ resource forks
-        if path.is_file():
+        if path.is_file() or (path.is_symlink() and not path.exists()):  # a broken link gets its error record
             yield path
 
 
@@ -103,4 +103,4 @@ def discover(inputs: Iterable[str | Path]) -> list[Path]:
             found |= photos
         else:
             found |= _photos_matching(str(path))
-    return sorted({p.resolve() for p in found})
+    return sorted({p.resolve() if p.exists() else p.absolute() for p in found})  # a broken link keeps its name
