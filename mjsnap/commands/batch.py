@@ -12,7 +12,7 @@ from mjsnap.batch.scorers import DEFAULT_SCORER
 from mjsnap.commands import context_options as co
 from mjsnap.commands import detector_options
 from mjsnap.commands import photo_options as po
-from mjsnap.commands.output_paths import require_output_file
+from mjsnap.commands.output_paths import require_output_files
 
 
 def batch(
@@ -80,14 +80,7 @@ def batch(
         typer.echo(f"error: {' and '.join(ray_only)} {'are' if len(ray_only) > 1 else 'is'} for --engine ray", err=True)
         raise typer.Exit(2)
     outputs = output_files(out, csv, report)
-    for named_by, path in outputs.items():  # now: a path found bad after the run would cost the run its summary
-        require_output_file(named_by, path)
-    first_named_by: dict[Path, str] = {}
-    for named_by, path in outputs.items():  # one file for two outputs: the later one would replace the results
-        earlier = first_named_by.setdefault(path.resolve(), named_by)
-        if earlier != named_by:
-            typer.echo(f"error: {named_by}: {path} is already {earlier}; name another file", err=True)
-            raise typer.Exit(2)
+    require_output_files(outputs)  # now: a path found bad after the run would cost the run its summary
     try:  # the checks of `mjsnap score`: a contradiction on the command line would fail every photo
         context = co.context(
             winner=winner, dealer=dealer, discarder=discarder, self_draw=self_draw, bets=bets,

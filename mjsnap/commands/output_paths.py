@@ -15,6 +15,17 @@ def require_output_file(option: str, path: Path | None) -> None:
     _refuse(option, None if path is None else output_file_problem(path))
 
 
+def require_output_files(outputs: dict[str, Path]) -> None:
+    """Every output of one command, by the option naming it: each can be written, and no two are the same file
+    (the later would replace the earlier, the results perhaps)."""
+    for option, path in outputs.items():
+        require_output_file(option, path)
+    named_first: dict[Path, str] = {}
+    for option, path in outputs.items():
+        earlier = named_first.setdefault(path.resolve(), option)
+        _refuse(option, None if earlier == option else f"{path} is already {earlier}; name another file")
+
+
 def require_output_dir(option: str, path: Path) -> None:
     """Exit 2 when ``path``, given as ``option``, cannot be used or made as a folder."""
     _refuse(option, output_dir_problem(path))
