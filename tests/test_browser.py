@@ -216,3 +216,33 @@ def test_the_face_pickers_labels_fit_their_buttons_on_a_phone(page):
     page.wait_for_timeout(1000)
     heights = {round(buttons.nth(i).bounding_box()["height"]) for i in range(buttons.count())}
     assert buttons.count() == 35 and len(heights) == 1, heights
+
+
+def _drawn_text(page, selector: str) -> dict:
+    """What the browser draws for an element: its own text's size and its ::after content."""
+    return page.evaluate(
+        """(selector) => {
+            const element = document.querySelector(selector);
+            return {size: getComputedStyle(element).fontSize, after: getComputedStyle(element, '::after').content};
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize(
+    ("nav", "key", "button", "limits"),
+    [
+        (None, "uploader", '"选择照片"', '"每个文件至多 200 MB · JPG, PNG, WEBP, HEIC"'),
+        ("📒 记分", "ledger-csv", '"选择 CSV 文件"', '"每个文件至多 200 MB · CSV"'),
+    ],
+)
+def test_the_uploaders_speak_the_pages_language(page, nav, key, button, limits):
+    """Streamlit writes "Upload" and "200MB per file" in English; the Chinese page draws its own words instead."""
+    if nav:
+        page.get_by_text(nav, exact=True).click()
+    dropzone = f'.st-key-{key} [data-testid="stFileUploaderDropzone"]'
+    page.locator(dropzone).wait_for(timeout=60_000)
+    drawn_button = _drawn_text(page, f'{dropzone} button [data-testid="stMarkdownContainer"] p')
+    drawn_limits = _drawn_text(page, f'{dropzone} [data-testid="stFileUploaderDropzoneInstructions"] span')
+    assert drawn_button == {"size": "0px", "after": button}
+    assert drawn_limits == {"size": "0px", "after": limits}

@@ -23,6 +23,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     # photo input
     "photo_header": ("1 · 拍下亮出的牌", "1 · Photo of the revealed hand"),
     "upload": ("上传或拍照（手机可直接打开相机）", "Upload or take a photo (opens the phone camera)"),
+    "upload_button": ("选择照片", "Choose a photo"),
+    "upload_limits": ("每个文件至多 {mb} MB · {kinds}", "Up to {mb} MB a file · {kinds}"),
+    "upload_csv_button": ("选择 CSV 文件", "Choose a CSV file"),
     "use_camera": ("用浏览器相机拍照", "Use the browser camera"),
     "camera": ("拍照", "Take a photo"),
     "sample": ("示例照片", "Sample photo"),

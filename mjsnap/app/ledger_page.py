@@ -5,7 +5,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from mjsnap.app import context_form, state
+from mjsnap.app import context_form, state, uploader
 from mjsnap.app.i18n import RULESET_NAMES, ledger_problem, pick
 from mjsnap.app.ledger import Ledger, LedgerError
 from mjsnap.i18n_catalogue import explain
@@ -103,4 +103,5 @@ def show(t, lang: str) -> None:
             key="export-csv",
         )
         st.button(t("clear_ledger"), key="clear-ledger", on_click=_clear, disabled=not ledger.hands)
-    st.file_uploader(t("import_csv"), type=["csv"], key="ledger-csv", on_change=_import, args=(t, lang))
+    uploader.file_uploader(t, t("import_csv"), ["csv"], "ledger-csv", button="upload_csv_button", on_change=_import,
+                           args=(t, lang))

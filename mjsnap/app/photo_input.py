@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from mjsnap.app import state
+from mjsnap.app import state, uploader
 from mjsnap.app.draft import from_text
 from scoring.tiles import TileParseError
 
@@ -49,13 +49,7 @@ def _from_text() -> None:
 def show(t) -> None:
     """The input panel; a new photo or typed hand is put into the session state by the widgets' callbacks."""
     st.subheader(t("photo_header"))
-    st.file_uploader(
-        t("upload"),
-        type=UPLOAD_TYPES,
-        key="uploader",
-        on_change=_from_widget,
-        args=("uploader", "upload"),
-    )
+    uploader.file_uploader(t, t("upload"), UPLOAD_TYPES, "uploader", on_change=_from_widget, args=("uploader", "upload"))
     if st.toggle(t("use_camera"), key="camera_on"):
         st.camera_input(t("camera"), key="camera", on_change=_from_widget, args=("camera", "camera"))
     sample_files = samples()
