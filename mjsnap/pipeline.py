@@ -20,8 +20,7 @@ from scoring.hand import Context, Hand, HandError
 from scoring.options import RuleOptions
 from scoring.result import ScoreResult
 from scoring.scorer import invalid_input, score
-from scoring.settlement import unfed_kong
-from scoring.tiles import format_compact
+from scoring.settlement import unfed_kong_message
 from vision.detections import Detections
 from vision.normalize import ReadHand, ReadOptions, read_hand
 
@@ -91,7 +90,8 @@ def photo_score(
         return PhotoScore(invalid_input(ruleset, exc), None, read, meta)
     result = score(hand, ruleset, rule_options)
     if result.reason == "kong_feeder_missing":  # the scorer asks for a typed meld's 'from'; a photo's is an option
-        result.error = _feeder_missing(hand) or result.error
+        result.error = unfed_kong_message(hand, "meld {index} (kong_exposed {tiles})", "give --meld-from {index}=SEAT",
+                                          "--meld-type {index}=kong_added") or result.error
     return PhotoScore(result, hand, read, meta)
 
 
@@ -124,16 +124,3 @@ def _hand_of(read: ReadHand, context: Context, meld_from: Mapping[int, int] | No
                         "name it with --win-tile (a tile such as 5p, or last for the right-most one)",
                         "missing_win_tile")
     return hand
-
-
-def _feeder_missing(hand: Hand) -> str | None:
-    """Which exposed kong of the photo the settlement cannot settle for want of the seat that fed it, and the
-    options that settle it."""
-    index = unfed_kong(hand)
-    if index is None:
-        return None
-    meld = hand.melds[index]
-    given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
-    return (f"meld {index} (kong_exposed {format_compact(meld.tiles)}) needs the seat that discarded its 4th "
-            f"tile{given}: give --meld-from {index}=SEAT, or --meld-type {index}=kong_added if it is an added "
-            "kong (补杠)")

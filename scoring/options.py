@@ -40,6 +40,7 @@ and no override is shipped for it.
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any, Literal
 
@@ -140,7 +141,7 @@ class RuleOptions(BaseModel):
         for key, value in overrides.items():
             section, _, field = key.partition(".")
             if section not in data or field not in data[section]:
-                raise OptionError(f"unknown option {key!r}; known: {', '.join(option_keys())}")
+                raise OptionError(_unknown_key(key))
             data[section][field] = _coerce(value)
         try:
             return RuleOptions.model_validate(data)
@@ -175,6 +176,13 @@ def option_keys() -> list[str]:
     """Every dotted option key, e.g. ``shaanxi.variant``."""
     sections = {"shaanxi": ShaanxiOptions, "xian": XianOptions, "weinan": WeinanOptions, "guiyang": GuiyangOptions}
     return [f"{name}.{field}" for name, model in sections.items() for field in model.model_fields]
+
+
+def _unknown_key(key: str) -> str:
+    """The refusal of a key: the nearest keys (a typo, or a name without its section) and where every key is."""
+    close = difflib.get_close_matches(key, option_keys())
+    guess = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"unknown option {key!r}{guess} (every key, with its values: the table in scoring/options.py)"
 
 
 def _coerce(value: Any) -> Any:

@@ -75,6 +75,20 @@ def unfed_kong(hand: Hand) -> int | None:
     return None
 
 
+def unfed_kong_message(hand: Hand, kong: str, give_seat: str, added: str) -> str | None:
+    """Why unfed_kong's kong cannot be settled, in the caller's input spelling: ``kong`` names it, ``give_seat`` says
+    how to give its feeder, ``added`` how to make it an added kong (each may use {index} and {tiles}). None when
+    every exposed kong can be settled."""
+    index = unfed_kong(hand)
+    if index is None:
+        return None
+    meld = hand.melds[index]
+    names = {"index": index, "tiles": format_compact(meld.tiles)}
+    given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
+    return (f"{kong.format(**names)} needs the seat that discarded its 4th tile{given}: {give_seat.format(**names)}, "
+            f"or {added.format(**names)} if it is an added kong (补杠)")
+
+
 class KongFeederError(ValueError):
     """A claimed kong without the seat that fed it."""
 

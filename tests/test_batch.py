@@ -18,6 +18,7 @@ from mjsnap.batch.discovery import DiscoveryError, discover, sniff_image_format
 from mjsnap.batch.export import CSV_COLUMNS, write_csv
 from mjsnap.batch.finish import finish_run, report_path, summary_path
 from mjsnap.batch.journal import JournalError, JournalWriter, iter_records, latest_by_path, repair_tail
+from mjsnap.batch.progress import BatchProgress
 from mjsnap.batch.records import PhotoRecord, content_of
 from mjsnap.batch.runner import BatchError, BatchSettings, run_batch
 
@@ -287,6 +288,18 @@ def test_resume_skips_what_is_recorded(tmp_path: Path, archive: Path) -> None:
     first = run_batch(settings(tmp_path, archive))
     again = run_batch(settings(tmp_path, archive, resume=True))
     assert (again.already_recorded, again.written, again.scored_by_engine) == (first.discovered, 0, 0)
+
+
+@pytest.mark.parametrize(("keep_lines", "retry_errors"), [(0, False), (5, False), (9, False), (99, False), (99, True)])
+def test_resumed_progress_counts_the_errors_already_recorded(tmp_path: Path, archive: Path, keep_lines: int,
+                                                             retry_errors: bool) -> None:
+    run_batch(settings(tmp_path, archive))
+    _truncate(tmp_path / "results.jsonl", keep_lines, torn="")
+    bar = BatchProgress(enabled=False)
+    run_batch(settings(tmp_path, archive, resume=True, retry_errors=retry_errors), on_start=bar.start,
+              on_record=bar.advance)
+    # the bar's count is the results file's, earlier runs' errors included (and a retried error counted once)
+    assert bar.errors == sum(r["status"] == "error" for r in latest_by_path(tmp_path / "results.jsonl").values()) > 0
 
 
 def test_a_photo_moved_after_scoring_is_a_duplicate_on_resume(tmp_path: Path, archive: Path) -> None:

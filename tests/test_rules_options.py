@@ -58,6 +58,8 @@ def test_from_pairs(pair, key, value):
     [
         ("shaanxi.variant=100", "shaanxi.variant"),
         ("shaanxi.colour=red", "unknown option 'shaanxi.colour'"),
+        ("weinan.pointvalue=2", "unknown option 'weinan.pointvalue'; did you mean weinan.point_value"),
+        ("max_bet=2", "unknown option 'max_bet'; did you mean shaanxi.max_bet"),
         ("nonsense", "not key=value"),
         ("shaanxi.max_bet=9", "shaanxi.max_bet"),
         ("weinan.table_overrides={bad", "not valid JSON"),

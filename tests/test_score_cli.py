@@ -98,6 +98,25 @@ def test_bad_input_exits_2_without_a_traceback(args, message):
     assert "Traceback" not in result.output
 
 
+@pytest.mark.parametrize("command", [["score", "123m456m789m234s5s", "--win", "5s"],
+                                     ["batch", "photos", "--rules", "weinan", "--out", "results.jsonl"]])
+@pytest.mark.parametrize(
+    ("pair", "message"),
+    [
+        ("nosuchkey=1", "unknown option 'nosuchkey' (every key, with its values: the table in scoring/options.py)"),
+        ("shaanxi.varient=108", "unknown option 'shaanxi.varient'; did you mean shaanxi.variant, "),
+        ("discard_payer=all", "unknown option 'discard_payer'; did you mean xian.discard_payer, shaanxi.discard_payer"),
+        ("shaanxi.variant=100", "bad option value: shaanxi.variant: Input should be 136 or 108"),
+    ],
+)
+def test_a_bad_rule_option_is_one_line_naming_the_key(tmp_path: Path, monkeypatch, command, pair, message):
+    monkeypatch.chdir(tmp_path)  # batch stops at the option: it reads no photo and writes no file
+    result = runner.invoke(app, [*command, "--option", pair])
+    assert result.exit_code == 2
+    assert result.output.startswith(f"error: --option: {message}") and result.output.count("\n") == 1
+    assert not list(tmp_path.iterdir())
+
+
 @pytest.mark.parametrize("wrap", [lambda c: c, lambda c: {"cases": c}])
 def test_json_in_file_prints_one_line_per_case(tmp_path: Path, wrap):
     path = tmp_path / "cases.json"

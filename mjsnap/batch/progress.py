@@ -25,7 +25,7 @@ class RateColumn(ProgressColumn):
 
 
 class BatchProgress:
-    """A context manager; ``start(total, done)`` then ``advance(record)`` per record written."""
+    """A context manager; ``start(total, done, errors)`` then ``advance(record)`` per record written."""
 
     def __init__(self, enabled: bool = True):
         self.enabled = enabled
@@ -47,12 +47,16 @@ class BatchProgress:
         if self._progress is not None:
             self._progress.__exit__(*exc)
 
-    def start(self, total: int, done: int) -> None:
+    def start(self, total: int, done: int, errors: int) -> None:
+        # a resumed run's bar starts with the photos and the errors already recorded: it shows the whole results file
+        self.errors = errors
         if self._progress is not None:
-            self._task = self._progress.add_task("scoring", total=total, completed=done, errors="")
+            self._task = self._progress.add_task("scoring", total=total, completed=done, errors=self._errors_text())
 
     def advance(self, record: dict[str, Any]) -> None:
         self.errors += record["status"] == "error"
         if self._progress is not None and self._task is not None:
-            errors = f"{self.errors} error(s)" if self.errors else ""
-            self._progress.update(self._task, advance=1, errors=errors)
+            self._progress.update(self._task, advance=1, errors=self._errors_text())
+
+    def _errors_text(self) -> str:
+        return f"{self.errors} error(s)" if self.errors else ""

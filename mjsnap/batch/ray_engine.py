@@ -64,13 +64,12 @@ def score_on_ray(
     spec: str,
     config: ScorerConfig,
     workers: int | None,
-    address: str | None = None,
     ship_bytes: bool = False,
 ) -> Iterator[dict[str, Any]]:
+    """The records of ``tasks``, in the order they finish, on the cluster that ``connect`` joined first."""
     import ray
     from ray.exceptions import RayActorError, WorkerCrashedError
 
-    connect(address)
     workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
     actor_class = ray.remote(num_cpus=1, max_restarts=-1)(PhotoActor)
     actors = [actor_class.remote(spec, config) for _ in range(workers)]

@@ -88,7 +88,7 @@ class Planner:
         self.settings = settings
         self.write = write
         retried = {"error"} if settings.retry_errors else set()
-        latest = {r["path"]: r for r in earlier}
+        self.latest = latest = {r["path"]: r for r in earlier}
         # Recorded photos by path, with the size they had (None: the file could not be read then).
         self.done: dict[str, int | None] = {
             path: r.get("bytes") for path, r in latest.items() if r["status"] not in retried
@@ -196,17 +196,16 @@ def _engine(settings: BatchSettings, tasks: Iterator[PhotoTask]) -> Iterator[dic
     if settings.engine == "ray":
         from mjsnap.batch.ray_engine import score_on_ray
 
-        return score_on_ray(tasks, settings.scorer, config, settings.workers, settings.ray_address,
-                            settings.ship_bytes)
+        return score_on_ray(tasks, settings.scorer, config, settings.workers, settings.ship_bytes)
     from mjsnap.batch.local_engine import score_locally
 
     return score_locally(tasks, settings.scorer, config, settings.workers or os.cpu_count() or 1)
 
 
-def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | None = None,
+def run_batch(settings: BatchSettings, on_start: Callable[[int, int, int], None] | None = None,
               on_record: Callable[[dict[str, Any]], None] | None = None) -> RunStats:
-    """Score every photo not yet in ``settings.out``; ``on_start(total, already_done)`` and ``on_record``
-    let a caller draw progress. Raises BatchError before writing anything when the run cannot start."""
+    """Score every photo not yet in ``settings.out``; ``on_start(total, already_done, errors_among_them)`` and
+    ``on_record`` let a caller draw progress. Raises BatchError before writing anything when the run cannot start."""
     from scoring.scorer import RULESETS
 
     if settings.ruleset not in RULESETS:
@@ -234,9 +233,11 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int], None] | No
                 on_record(record)
 
         planner = Planner(settings, earlier, write)
-        stats.already_recorded = sum(planner.is_done(p) for p in photos)
+        done = [p for p in photos if planner.is_done(p)]
+        stats.already_recorded = len(done)
         if on_start is not None:
-            on_start(len(photos), stats.already_recorded)
+            on_start(len(photos), stats.already_recorded,
+                     sum(planner.latest[str(p)]["status"] == "error" for p in done))
         engine_started = time.perf_counter()
         for record in _engine(settings, planner.tasks(photos)):
             write(record)

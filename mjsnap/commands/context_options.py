@@ -41,8 +41,9 @@ def rule_options(pairs: list[str]):
 
     try:
         return RuleOptions.from_pairs(pairs)
-    except OptionError as exc:
-        raise typer.BadParameter(str(exc), param_hint="--option") from exc
+    except OptionError as exc:  # one line, as the commands' other usage errors: typer's box would wrap the message
+        typer.echo(f"error: --option: {exc}", err=True)
+        raise typer.Exit(2) from None
 
 
 def context(

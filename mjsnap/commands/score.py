@@ -125,6 +125,7 @@ def score(
         _fail(f"{_flags(for_photo)}: for scoring a photo, and the hand given is notation (or no such file)")
     from scoring.scorer import parse_hand
     from scoring.scorer import score as score_hand
+    from scoring.settlement import unfed_kong_message
 
     try:
         melds = [_parse_meld(text) for text in meld or []]
@@ -145,24 +146,14 @@ def score(
     _note_unused_context(rules, context, option or [])
     result = score_hand(parsed, rules, options)
     if result.reason == "kong_feeder_missing":  # the scorer names golden.json's 'from'; the command line has @SEAT
-        result.error = _typed_feeder_missing(parsed)
+        result.error = unfed_kong_message(parsed, "kong_exposed {tiles}", "write --meld kong_exposed:{tiles}@SEAT",
+                                          "kong_added:{tiles}")
     if as_json:
         typer.echo(jsontext.dumps(result.to_json()))
     else:
         _print_breakdown(result, parsed, lang)
     if not result.valid:
         raise typer.Exit(1)
-
-
-def _typed_feeder_missing(hand) -> str:
-    from scoring.settlement import unfed_kong
-    from scoring.tiles import format_compact
-
-    meld = hand.melds[unfed_kong(hand)]
-    tiles = format_compact(meld.tiles)
-    given = "" if meld.from_seat is None else f" (not the winner's own seat {meld.from_seat})"
-    return (f"kong_exposed {tiles} needs the seat that discarded its 4th tile{given}: write --meld "
-            f"kong_exposed:{tiles}@SEAT, or kong_added:{tiles} if it is an added kong (补杠)")
 
 
 COMPONENT_NAMES = {

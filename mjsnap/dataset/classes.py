@@ -11,11 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from pathlib import Path
 
 from scoring.tiles import CLASS_NAMES, FLOWER
-
-CLASSES_TXT = Path(__file__).resolve().parents[2] / "datasets" / "classes.txt"
 
 _SUIT_WORDS = {
     "m": ("m", "man", "wan", "manzu", "character", "characters", "char", "chars", "crak", "craks", "crack", "cracks",
