@@ -35,7 +35,7 @@ def train(
     data: Path = typer.Option(None, help="dataset folder (its data.yaml) or datasets/*.yaml config"),
     epochs: int = typer.Option(10, min=1, help="fixed number of epochs (no early stopping)"),
     imgsz: int = typer.Option(480, min=32, help="training image size; inference must use the same"),
-    batch: int = typer.Option(16, min=1),
+    batch: int = typer.Option(16, min=1, help="images per training step"),
     model: str = typer.Option("yolo11n.yaml", help="model YAML (never a hub name) or a local .pt to fine-tune"),
     pretrained: str = typer.Option(
         None, help="'mahjong-detector' (converted from the PyPI package), a local .pt, or omit for scratch"
@@ -44,7 +44,7 @@ def train(
     project: Path = typer.Option(None, help="runs folder (default work/runs)"),
     optimizer: str = typer.Option("AdamW", help="AdamW, SGD, ... (auto would ignore --lr0)"),
     lr0: float = typer.Option(0.001, help="initial learning rate"),
-    warmup_epochs: float = typer.Option(1.0),
+    warmup_epochs: float = typer.Option(1.0, help="epochs over which the learning rate rises to --lr0"),
     close_mosaic: int = typer.Option(2, help="last epochs without mosaic"),
     fraction: float = typer.Option(1.0, min=0.0, max=1.0, help="fraction of the training images to use"),
     hours: float = typer.Option(

@@ -21,7 +21,7 @@ def crops(
     extra_val_limit: int = typer.Option(40, min=1, help="most val crops per class from each extra-val folder"),
     size: int = typer.Option(64, min=16, help="crop side in pixels (= classifier imgsz)"),
     jitter: float = typer.Option(0.08, min=0.0, max=0.3, help="training box jitter, share of the box size"),
-    seed: int = typer.Option(0),
+    seed: int = typer.Option(0, help="seed of the crops' jitter and sampling: the same seed cuts the same crops"),
     level_with: Path = typer.Option(
         None, help="two-stage model directory (e.g. models/current) whose tile detector boxes the tiles of slanted rows "
                    "in a view turned level, where they are cut as inference cuts them (vision.twostage.deskew)"),
@@ -54,13 +54,13 @@ def crops(
 @two_stage_app.command("detector")
 def detector(
     data: Path = typer.Option(None, help="dataset config (datasets/*.yaml); labels of any class count as 'tile'"),
-    epochs: int = typer.Option(4, min=1),
-    imgsz: int = typer.Option(480, min=32),
-    batch: int = typer.Option(16, min=1),
+    epochs: int = typer.Option(4, min=1, help="fixed number of epochs"),
+    imgsz: int = typer.Option(480, min=32, help="training image size; inference uses the same (meta.json)"),
+    batch: int = typer.Option(16, min=1, help="images per training step"),
     pretrained: str = typer.Option("mahjong-detector", help="'mahjong-detector', a local .pt, or 'none' for scratch"),
     lr0: float = typer.Option(0.001, help="initial learning rate (lower it to fine-tune a trained detector)"),
     hours: float = typer.Option(None, help="wall-time budget; ultralytics then sets the epochs to fit it"),
-    name: str = typer.Option("detector"),
+    name: str = typer.Option("detector", help="run folder name under work/twostage/runs"),
     resume: Path = typer.Option(None, help="continue from RUN/weights/last.pt"),
 ) -> None:
     """Train the class-agnostic (1-class) tile detector."""
@@ -87,9 +87,9 @@ def classifier(
     minutes: float = typer.Option(16.0, min=0.1, help="fast trainer: wall-time budget (the cosine schedule fits it)"),
     epochs: int = typer.Option(30, min=1, help="most epochs (the ultralytics trainer runs exactly this many)"),
     imgsz: int = typer.Option(64, min=32, help="must equal the crop size"),
-    batch: int = typer.Option(128, min=1),
+    batch: int = typer.Option(128, min=1, help="crops per training step"),
     pretrained: str = typer.Option("mahjong-detector", help="backbone start: 'mahjong-detector', a local .pt, or 'none'"),
-    name: str = typer.Option("classifier"),
+    name: str = typer.Option("classifier", help="run folder name under work/twostage/runs"),
     val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (a source prefix of CROPS/sources.json, e.g. s4_)"),
     augment: str = typer.Option("photo", help="fast trainer: 'photo' (affine, light and colour jitter), 'style' (photo, plus other ink colours, blur and hidden patches) or 'warp' (photo, plus a smooth random bend of the strokes, as calligraphy differs between makers); benchmarks/unseen_sets.py compares them on tile sets not in the crops, where neither beat 'photo'"),
     scale: str = typer.Option("n", help="fast trainer: network size, 'n' (yolo11n-cls, shipped) or 's' (yolo11s-cls)"),
@@ -126,8 +126,8 @@ def export(
     detector_weights: Path = typer.Option(..., "--detector", help="detector checkpoint (RUN/weights/best.pt)"),
     classifier_weights: Path = typer.Option(..., "--classifier", help="classifier checkpoint (RUN/weights/best.pt)"),
     out: Path = typer.Option(None, help="model directory (default work/twostage/model; promote it with mjsnap promote)"),
-    detector_imgsz: int = typer.Option(480),
-    classifier_imgsz: int = typer.Option(64),
+    detector_imgsz: int = typer.Option(480, help="the image size the detector was trained at"),
+    classifier_imgsz: int = typer.Option(64, help="the crop size the classifier was trained at"),
     version: str = typer.Option(..., help="model version recorded in meta.json"),
     train_command: str = typer.Option(..., help="the commands that produced both checkpoints"),
     data: str = typer.Option(..., help="what they were trained on"),
