@@ -69,3 +69,22 @@ def test_a_cluster_that_cannot_be_joined_stops_the_run_before_out_is_written(tmp
     with pytest.raises(BatchError, match=r"cannot join the Ray cluster at ray://head:10001: Ray Client requires"):
         run_batch(settings)
     assert not out.exists()  # so the same command runs once the address is right, without --resume
+
+
+@pytest.mark.parametrize(("address", "user_setting", "at_init"), [
+    (None, None, "0"),  # a local Ray mjsnap starts sends nothing
+    (None, "1", "1"),  # unless the user asked for it
+    ("ray://head:10001", None, None),  # a cluster the user runs keeps its own setting
+])
+def test_a_local_ray_sends_no_usage_statistics(monkeypatch, address, user_setting, at_init) -> None:
+    from mjsnap.batch.ray_engine import connect
+
+    seen = []
+    monkeypatch.setenv("RAY_USAGE_STATS_ENABLED", user_setting or "")  # recorded, so connect's setting is undone
+    if user_setting is None:
+        monkeypatch.delenv("RAY_USAGE_STATS_ENABLED")
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(ray, "is_initialized", lambda: False)
+    monkeypatch.setattr(ray, "init", lambda **_: seen.append(os.environ.get("RAY_USAGE_STATS_ENABLED")))
+    connect(address)
+    assert seen == [at_init]

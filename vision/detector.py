@@ -178,6 +178,9 @@ def _ultralytics_network(model_dir: Path) -> Network:
     path = model_dir / "model.pt"
     if not path.is_file():
         raise ModelNotFoundError(f"{path}: no PyTorch model found")
+    from vision.train import configure_offline
+
+    configure_offline()  # before ultralytics is imported: it would look for the network and write into $HOME
     try:
         import torch
         from ultralytics import YOLO

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -31,10 +30,7 @@ FINETUNE_WARMUP_BIAS_LR = 0.0
 
 
 def configure_offline(config_dir: Path | None = None) -> None:
-    """Keep ultralytics off the network and out of $HOME (must run before ultralytics is imported), and OpenVINO's
-    model converter and NNCF from sending usage telemetry, which they do by default: without an importable
-    openvino_telemetry they use their own silent stubs (must run before they are imported)."""
-    sys.modules.setdefault("openvino_telemetry", None)
+    """Keep ultralytics off the network and out of $HOME (must run before ultralytics is imported)."""
     os.environ.setdefault("YOLO_OFFLINE", "1")
     os.environ.setdefault("YOLO_AUTOINSTALL", "0")
     if "YOLO_CONFIG_DIR" not in os.environ:

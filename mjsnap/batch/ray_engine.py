@@ -52,7 +52,8 @@ def connect(address: str | None) -> None:
     try:
         if address:
             ray.init(address=address, log_to_driver=False)
-        else:
+        else:  # a Ray started here sends usage statistics by default; the user's own setting still wins
+            os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
             ray.init(include_dashboard=False, log_to_driver=False)
     except (OSError, RuntimeError, ValueError) as exc:  # Ray's own words: no cluster there, no Ray Client installed
         where = f"join the Ray cluster at {address}" if address else "start a local Ray"

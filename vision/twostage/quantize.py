@@ -26,7 +26,6 @@ from pathlib import Path
 import numpy as np
 
 from vision.detector import QUANTIZED_FOLDER
-from vision.train import configure_offline
 from vision.twostage.backend import DESIGN, STAGES, stage_folders
 
 # The classifiers stay in float unless asked: in INT8 they read crops of a set they never saw worse (hold-out proxy,
@@ -50,7 +49,6 @@ def quantize_two_stage(
 
     `out` must not exist; it appears only once every network is quantized. `progress(done, total)` is called after
     each photo is read."""
-    configure_offline()  # NNCF and OpenVINO's converter send usage telemetry unless told not to
     try:
         import nncf
     except ImportError:
