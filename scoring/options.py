@@ -178,11 +178,18 @@ def option_keys() -> list[str]:
     return [f"{name}.{field}" for name, model in sections.items() for field in model.model_fields]
 
 
+def options_table() -> list[tuple[str, ...]]:
+    """The table of this module's docstring, the one documented list of switches: (key, default, values, ambiguity)
+    rows, the heading row first."""
+    rows = [line.strip().strip("|").split(" | ") for line in __doc__.splitlines() if line.startswith("| ")]
+    return [tuple(cell.strip() for cell in row) for row in rows]
+
+
 def _unknown_key(key: str) -> str:
     """The refusal of a key: the nearest keys (a typo, or a name without its section) and where every key is."""
     close = difflib.get_close_matches(key, option_keys())
     guess = f"; did you mean {', '.join(close)}?" if close else ""
-    return f"unknown option {key!r}{guess} (every key, with its values: the table in scoring/options.py)"
+    return f"unknown option {key!r}{guess} (every key, its default and values: --list-options)"
 
 
 def _coerce(value: Any) -> Any:

@@ -11,6 +11,7 @@ from PIL import Image
 from typer.testing import CliRunner
 
 from mjsnap.cli import app
+from scoring.options import option_keys
 from normalize_layouts import FixedDetector
 
 runner = CliRunner()
@@ -103,7 +104,7 @@ def test_bad_input_exits_2_without_a_traceback(args, message):
 @pytest.mark.parametrize(
     ("pair", "message"),
     [
-        ("nosuchkey=1", "unknown option 'nosuchkey' (every key, with its values: the table in scoring/options.py)"),
+        ("nosuchkey=1", "unknown option 'nosuchkey' (every key, its default and values: --list-options)"),
         ("shaanxi.varient=108", "unknown option 'shaanxi.varient'; did you mean shaanxi.variant, "),
         ("discard_payer=all", "unknown option 'discard_payer'; did you mean xian.discard_payer, shaanxi.discard_payer"),
         ("shaanxi.variant=100", "bad option value: shaanxi.variant: Input should be 136 or 108"),
@@ -115,6 +116,17 @@ def test_a_bad_rule_option_is_one_line_naming_the_key(tmp_path: Path, monkeypatc
     assert result.exit_code == 2
     assert result.output.startswith(f"error: --option: {message}") and result.output.count("\n") == 1
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("command", [["score"], ["batch"], ["score", "123m", "--list-options", "--rules", "nosuch"]])
+def test_list_options_prints_every_key_with_its_default_and_needs_nothing_else(command):
+    result = runner.invoke(app, [*command, "--list-options"] if "--list-options" not in command else command)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].split()[:4] == ["key", "default", "values", "ambiguity"]
+    assert [line.split()[0] for line in lines[1:]] == option_keys()
+    assert next(line for line in lines if line.startswith("xian.kong_payer ")).split()[1:4] == [
+        "each_other", "each_other,", "feeder"]
 
 
 @pytest.mark.parametrize("wrap", [lambda c: c, lambda c: {"cases": c}])

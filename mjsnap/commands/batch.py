@@ -43,6 +43,7 @@ def batch(
     after_kong_discard: bool = co.AFTER_KONG_DISCARD,
     missing_suit: str = co.MISSING_SUIT,
     option: list[str] = co.RULE_OPTION,
+    list_options: bool = co.LIST_RULE_OPTIONS,
     win_tile: str = po.WIN_TILE,
     face_up_kong: str = po.FACE_UP_KONG,
     kong_kind: list[str] = po.KONG_KIND,

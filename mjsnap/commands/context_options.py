@@ -22,7 +22,25 @@ EARTHLY = typer.Option(False, "--earthly", help="地胡")
 ROBBING_KONG = typer.Option(False, "--robbing-kong", help="抢杠 (--discarder = the player robbed)")
 AFTER_KONG_DISCARD = typer.Option(False, "--after-kong-discard", help="Weinan 杠后点胡")
 MISSING_SUIT = typer.Option(None, "--missing-suit", help="Weinan 定缺 suit: m, p or s")
-RULE_OPTION = typer.Option([], "--option", "-o", help="rule switch KEY=VALUE (repeatable); see docs/score-json.md")
+RULE_OPTION = typer.Option([], "--option", "-o", help="rule switch KEY=VALUE (repeatable); --list-options lists them")
+
+
+def _print_rule_options(value: bool) -> None:
+    if not value:
+        return
+    from rich.cells import cell_len  # a Chinese character fills two columns
+
+    from scoring.options import options_table
+
+    rows = options_table()
+    widths = [max(cell_len(row[column]) for row in rows) for column in range(3)]
+    for row in rows:
+        typer.echo("".join(cell + " " * (width + 2 - cell_len(cell)) for cell, width in zip(row, widths)) + row[3])
+    raise typer.Exit()
+
+
+LIST_RULE_OPTIONS = typer.Option(False, "--list-options", is_eager=True, callback=_print_rule_options,
+                                 help="print every --option key, its default (SPEC.md's reading), values, and exit")
 
 
 def parse_bets(text: str | None) -> list[int] | None:

@@ -61,6 +61,7 @@ def score(
     after_kong_discard: bool = co.AFTER_KONG_DISCARD,
     missing_suit: str = co.MISSING_SUIT,
     option: list[str] = co.RULE_OPTION,
+    list_options: bool = co.LIST_RULE_OPTIONS,
     lang: str = typer.Option("zh", "--lang", help="zh | en names in the breakdown"),
     as_json: bool = typer.Option(False, "--json", help="print the result as one JSON object"),
     list_waits: bool = typer.Option(False, "--waits", help="a 13-tile hand (no --win): every tile that completes it, "
