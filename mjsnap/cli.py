@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+
 import typer
 
 app = typer.Typer(
@@ -24,3 +26,14 @@ from mjsnap.commands.train_two_stage import register as register_two_stage_comma
 from mjsnap.commands.turn import register as register_turn_command; register_turn_command(app)
 from mjsnap.commands.version import register as register_version_option; register_version_option(app)
 from mjsnap.commands.weimaque import register as register_weimaque_command; register_weimaque_command(app)
+
+
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt
+
+
+def main() -> None:
+    """The `mjsnap` console script. SIGTERM (kill, timeout, a service manager) stops a command as Ctrl-C does: a
+    batch ends its last record and says how to resume, a training run or export removes its staging folders."""
+    signal.signal(signal.SIGTERM, _stop)
+    app()

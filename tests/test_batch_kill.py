@@ -26,9 +26,9 @@ TESTS_DIR = Path(__file__).resolve().parent
 FAKE = "batch_fakes:pixel_scorer"
 
 
-# The batch as a terminal starts it, with Ctrl-C live: a runner that launched the tests in the background hands its
-# children SIGINT ignored, and Python then leaves it ignored.
-LAUNCH = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from mjsnap.cli import app; app()"
+# The batch as a terminal starts the console script, with Ctrl-C live: a runner that launched the tests in the
+# background hands its children SIGINT ignored, and Python then leaves it ignored.
+LAUNCH = "import signal; signal.signal(signal.SIGINT, signal.default_int_handler); from mjsnap.cli import main; main()"
 
 
 def batch_command(archive: Path, out: Path, *extra: str) -> list[str]:
@@ -125,9 +125,18 @@ def test_sigkill_at_random_points_then_resume_equals_an_uninterrupted_run(tmp_pa
     ]
 
 
+def ctrl_c(process: subprocess.Popen) -> None:
+    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the batch and its workers
+
+
+def kill(process: subprocess.Popen) -> None:
+    os.kill(process.pid, signal.SIGTERM)  # as `kill PID`, `timeout` or a service manager: the batch alone
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(300)
-def test_ctrl_c_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
+@pytest.mark.parametrize("stop", [ctrl_c, kill])
+def test_ctrl_c_or_sigterm_stops_cleanly_and_resume_completes(tmp_path: Path, stop) -> None:
     archive = make_archive(tmp_path / "photos", n_extra=8)
     reference = tmp_path / "reference.jsonl"
     run_batch(BatchSettings(inputs=[str(archive)], out=reference, ruleset="weinan", scorer=FAKE))
@@ -136,8 +145,13 @@ def test_ctrl_c_stops_cleanly_and_resume_completes(tmp_path: Path) -> None:
     process = subprocess.Popen(batch_command(archive, out, "--workers", "2"), env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True, start_new_session=True)  # fmt: skip
     wait_for_new_records(process, out, before=0)
-    os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C in a terminal: the batch and its workers
+    workers = children_of(process.pid)
+    stop(process)
     stdout, stderr = process.communicate(timeout=120)
+    deadline = time.monotonic() + 20  # the pool's helper processes leave once they see the batch gone
+    while any(is_running(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert workers and not any(is_running(pid) for pid in workers)
     assert process.returncode == 130 and "--resume" in stderr and stdout == ""
     partial = list(iter_records(out))
     assert 0 < len(partial) < len(latest_by_path(reference)) and out.read_bytes().endswith(b"\n")
