@@ -338,3 +338,56 @@ def test_label_cli_refuses_outputs_it_cannot_write_and_leaves_nothing(tmp_path, 
     assert result.exit_code == 2, result.output
     assert message.format(**places) in result.output and "Traceback" not in result.output
     assert sorted(tmp_path.rglob("*")) == before and places["file"].read_text() == "kept"
+
+
+@pytest.mark.parametrize(
+    ("data_yaml", "message"),
+    [
+        (b"train: [../train/images\nnames: ['1m']\n", "{yaml} does not read as YAML"),
+        (b"\xff\xd8\xff\xe0 a photo", "{yaml} is not a YAML file"),
+        (b"- 1m\n- 5p\n", "{yaml} lists no class names"),
+        (b"names: 4\n", "{yaml} lists no class names"),
+    ],
+)
+def test_an_export_whose_data_yaml_cannot_be_read_is_refused(tmp_path, data_yaml, message):
+    """Each was a traceback (yaml's, the codec's, or a list's missing .get); nothing is imported."""
+    from mjsnap.cli import app
+
+    export = _roboflow(tmp_path / "rf")
+    (export / "data.yaml").write_bytes(data_yaml)
+    result = runner.invoke(app, ["label", "import", str(export), "--to", str(tmp_path / "ds"), "--format", "roboflow-yolo"])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [f"error: {message.format(yaml=export / 'data.yaml')}"]
+    assert not (tmp_path / "ds").exists()
+
+
+@pytest.mark.parametrize(
+    ("fmt", "damage", "message"),
+    [
+        ("labelstudio-json", "label", "{src}/labels/train/p1.txt: label line 1 'three tiles' is not 'class xc yc w h'"),
+        ("labelstudio-json", "bom", "{src}/labels/train/p1.txt is not an ASCII YOLO label file"),
+        ("labelstudio-json", "photo", "cannot identify image file '{src}/images/train/p1.jpg'"),
+        ("labelstudio-json", "missing", "[Errno 2] No such file or directory: '{src}/images/train/p1.jpg'"),
+        ("yolo-zip", "missing", "[Errno 2] No such file or directory: '{src}/images/train/p1.jpg'"),
+    ],
+)
+def test_label_export_of_a_damaged_dataset_names_the_file_and_writes_nothing(tmp_path, fmt, damage, message):
+    """A label line, a photo that cannot be read or is gone: one line naming the file (tracebacks before), no export.
+    (The YOLO zip copies labels and photos as they are, unread: only a missing file stops it.)"""
+    from mjsnap.cli import app
+
+    src = write_yolo_dataset(tmp_path / "src", {"train": 2})
+    label, image = src / "labels" / "train" / "p1.txt", src / "images" / "train" / "p1.jpg"
+    if damage == "label":
+        label.write_text("three tiles\n")
+    elif damage == "bom":
+        label.write_bytes(b"\xef\xbb\xbf" + label.read_bytes())
+    elif damage == "photo":
+        image.write_text("not a photo")
+    else:
+        image.unlink()
+    out = tmp_path / ("tasks.json" if fmt == "labelstudio-json" else "set.zip")
+    result = runner.invoke(app, ["label", "export", str(src), "--out", str(out), "--format", fmt])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [f"error: {message.format(src=src)}"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["src"]

@@ -104,3 +104,17 @@ def test_label_import_from_a_missing_export_creates_no_dataset(tmp_path):
     result = runner.invoke(app, ["label", "import", str(tmp_path / "nosuch.zip"), "--to", str(tmp_path / "ds")])
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert not (tmp_path / "ds").exists()
+
+
+@pytest.mark.parametrize("dry_run", [True, False])
+def test_label_split_names_a_photo_it_cannot_read_and_moves_nothing(tmp_path, dry_run):
+    """PIL's UnidentifiedImageError was a traceback; the photos are all read before any is moved."""
+    from mjsnap.cli import app
+
+    root = write_yolo_dataset(tmp_path / "ds", {"train": 6})
+    (root / "images" / "train" / "p3.jpg").write_text("not a photo")
+    files = sorted(path for path in root.rglob("*") if path.is_file())
+    result = runner.invoke(app, ["label", "split", str(root), "--val-fraction", "0.34"] + ["--dry-run"] * dry_run)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [f"error: cannot identify image file '{root / 'images' / 'train' / 'p3.jpg'}'"]
+    assert sorted(path for path in root.rglob("*") if path.is_file()) == files

@@ -72,6 +72,23 @@ def test_read_cli_rejects_a_missing_model(photo, tmp_path):
 
 
 @pytest.mark.parametrize(
+    ("meta", "message"),
+    [
+        ('{"version": 1', "{model}/meta.json is not JSON: Expecting ',' delimiter: line 1 column 14 (char 13)"),
+        ("[]", "{model}/meta.json: a model's meta.json is a JSON object, not list"),
+        ('{"classes": 3}', "{model}/meta.json: classes must be the 36 names of classes.txt in order"),
+    ],
+)
+def test_read_cli_names_a_damaged_model(photo, tmp_path, meta, message):
+    """A meta.json read uses could not was a traceback (read caught only a missing model, where detect says both)."""
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "meta.json").write_text(meta)
+    result = runner.invoke(app, ["read", str(photo), "--model", str(tmp_path / "model")])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [f"error: {message.format(model=tmp_path / 'model')}"]
+
+
+@pytest.mark.parametrize(
     "args",
     [["--meld-type", "zero=pung"], ["--face-up-kong", "kong_big"], ["--kong-kind", "9z"], ["--reread-tiles", "4"]],
 )

@@ -400,3 +400,74 @@ def test_an_output_that_is_a_folder_is_refused_before_comparing(tmp_path, inject
     result = runner.invoke(app, [*args, "--data", "val.yaml", option, str(tmp_path / "out")])
     assert result.exit_code == 2 and f"error: {option}: {tmp_path / 'out'} is a folder, not a file" in result.output
     assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"
+
+
+@pytest.mark.parametrize("content", ['{"versions": 3', "[]"])
+@pytest.mark.parametrize(("command", "status"), [("models", 2), ("promote", 2), ("rollback", 1)])
+def test_a_damaged_registry_is_named_and_left_as_it_is(tmp_path, injected, content, command, status):
+    """A registry.json that is not JSON, or not a registry, was pydantic's traceback; rollback says so with the exit
+    status of its other registry problems."""
+    from mjsnap.cli import app
+
+    models = tmp_path / "models"
+    model_dir(models / "current", "v1", b"weights-1")
+    (models / "registry.json").write_text(content)
+    candidate = model_dir(tmp_path / "cand", "v2", b"weights-2")
+    injected.update(current=report(0.5), candidate=report(0.9))
+    args = {"models": ["models"], "promote": ["promote", str(candidate), "--data", "val.yaml"], "rollback": ["rollback"]}
+    result = runner.invoke(app, [*args[command], "--models-dir", str(models)])
+    assert result.exit_code == status, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1 and errors[0].startswith(f"error: {models / 'registry.json'} is not a model registry (")
+    assert errors[0].endswith("); nothing was changed")
+    assert (models / "registry.json").read_text() == content
+    assert (models / "current" / "model.pt").read_bytes() == b"weights-1" and not (models / "versions").exists()
+
+
+@pytest.mark.parametrize("command", ["compare", "promote"])
+@pytest.mark.parametrize(
+    ("candidate", "message"),
+    [
+        ("notes.pt", "{tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        ("damaged", "{tmp}/damaged/meta.json is not JSON: Expecting ',' delimiter: line 1 column 14 (char 13)"),
+    ],
+)
+def test_a_candidate_that_is_no_model_is_named(tmp_path, injected, command, candidate, message):
+    """A file that is no checkpoint was torch's unpickling traceback; a damaged meta.json was json's message alone."""
+    from mjsnap.cli import app
+
+    (tmp_path / "notes.pt").write_text("not weights\n")
+    (tmp_path / "damaged").mkdir()
+    (tmp_path / "damaged" / "meta.json").write_text('{"version": 1')
+    model_dir(tmp_path / "models" / "current", "v1", b"weights-1")
+    injected.update(current=report(0.5), candidate=report(0.9))
+    args = (["compare", "--candidate", str(tmp_path / candidate), "--current", str(tmp_path / "models" / "current")]
+            if command == "compare" else ["promote", str(tmp_path / candidate), "--models-dir", str(tmp_path / "models")])
+    result = runner.invoke(app, [*args, "--data", "val.yaml"])
+    assert result.exit_code == 2, result.output
+    assert [line for line in result.stderr.splitlines() if line.startswith("error: ")] == [
+        f"error: {message.format(tmp=tmp_path)}"]
+    assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["current"]
+
+
+@pytest.mark.parametrize(
+    ("command", "option"),
+    [
+        (["eval", "--model", "{tmp}/cand"], ["--conf", "5"]),
+        (["eval", "--model", "{tmp}/cand"], ["--limit", "-1"]),
+        (["compare", "--candidate", "{tmp}/cand"], ["--limit", "0"]),
+        (["compare", "--candidate", "{tmp}/cand"], ["--conf", "-0.1"]),
+        (["promote", "{tmp}/cand", "--models-dir", "{tmp}/models"], ["--conf", "1.5"]),
+    ],
+)
+def test_out_of_range_numbers_are_usage_errors(tmp_path, injected, command, option):
+    """--limit -1 measured all but the last photo of each folder and --limit 0 none; a --conf outside 0..1 kept every
+    box or none: the results read as real ones."""
+    from mjsnap.cli import app
+
+    model_dir(tmp_path / "cand", "v2", b"weights-2")
+    model_dir(tmp_path / "models" / "current", "v1", b"weights-1")
+    result = runner.invoke(app, [*[part.format(tmp=tmp_path) for part in command], "--data", "val.yaml", *option])
+    assert result.exit_code == 2 and "is not in the range" in result.output and option[0] in result.output
+    assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["current"]

@@ -60,6 +60,7 @@ def test_resolve_data_config_writes_absolute_paths_and_36_names(tiny_dataset, tm
         ("train: missing/images/train\nval: missing/images/val\n", FileNotFoundError),
         ("val: x\n", ValueError),
         ('train: "{shared}/datasets/cmd/images/train"\nval: x\n', FileNotFoundError),
+        ("train: [a\nval: b\n", ValueError),  # not YAML: named, not yaml's multi-line report
     ],
 )
 def test_bad_dataset_configs_raise_clearly(tmp_path, monkeypatch, content, error):
@@ -149,6 +150,8 @@ def test_a_fine_tune_that_cannot_start_says_why_and_leaves_no_run_behind(tmp_pat
     [
         ("train: photos/train\nval: gone/val\n", "--data {tmp}/club.yaml: dataset folder {tmp}/gone/val does not exist"),
         ("train: photos/train\n", "--data {tmp}/club.yaml: {tmp}/club.yaml: a dataset config needs 'train' and 'val'"),
+        ("train: [photos/train\nval: gone/val\n",
+         "--data {tmp}/club.yaml: {tmp}/club.yaml: not a dataset config: it does not read as YAML (YAML error at line 2)"),
     ],
 )
 def test_training_from_scratch_on_a_config_it_cannot_use_says_why_before_its_run_starts(tmp_path, config, message):
@@ -190,6 +193,122 @@ def test_eval_names_a_wrong_model_or_data_path(tmp_path, model, data, message):
     result = runner.invoke(app, ["eval", "--model", str(tmp_path / model), "--data", str(tmp_path / data)])
     assert result.exit_code == 2, result.output
     assert f"error: {message.format(tmp=tmp_path)}" in result.output and "Traceback" not in result.output
+
+
+SHIPPED = Path(__file__).resolve().parent.parent / "models" / "current"
+
+
+def _error_lines(result) -> list[str]:
+    """What a refusal says on stderr. (Exit status 2 is a refusal, an uncaught exception's is 1; ultralytics' logger,
+    bound to the stream of the runner that imported it, may add its own complaints, which are not looked at.)"""
+    return [line for line in result.stderr.splitlines() if line.startswith(("error: ", "mjsnap "))]
+
+
+@pytest.mark.parametrize(
+    ("weights", "options", "message"),
+    [
+        ("{shipped}/detector/model.pt", [],
+         "--weights {shipped}/detector/model.pt: the checkpoint's classes ['item']... are not the 36 names of "
+         "classes.txt; `mjsnap train-two-stage export` exports a one-class tile detector with its crop classifier"),
+        ("{shipped}/classifier/model.pt", [],
+         "--weights {shipped}/classifier/model.pt: the checkpoint is a classify network, not a tile detector; "
+         "`mjsnap train-two-stage export` exports a one-class tile detector with its crop classifier"),
+        ("{tmp}/notes.pt", [], "--weights {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        ("{tmp}/gone.pt", [], "--weights {tmp}/gone.pt does not exist"),
+        ("{shipped}/detector/model.pt", ["--out", "{tmp}/notes.pt"], "--out: {tmp}/notes.pt is a file, not a folder"),
+        ("{tmp}/notes.pt", ["--imgsz", "100"], "--imgsz 100: the image size must be a positive multiple of 32"),
+        ("{tmp}/notes.pt", ["--metrics-json", "{tmp}/notes.pt"],
+         "--metrics-json {tmp}/notes.pt is not an eval report (mjsnap eval --json-out)"),
+        ("{tmp}/notes.pt", ["--metrics-json", "{tmp}/gone.json"], "--metrics-json {tmp}/gone.json: No such file or directory"),
+    ],
+)
+def test_export_refuses_what_it_cannot_ship_and_writes_nothing(tmp_path, weights, options, message):
+    """A network of the two-stage design, a file that is no checkpoint, an --out, --imgsz or eval report it cannot
+    use: one line and exit 2, not a traceback, and no model directory (the default --out is models/current)."""
+    from mjsnap.cli import app
+
+    (tmp_path / "notes.pt").write_text("not weights\n")
+    places = {"tmp": tmp_path, "shipped": SHIPPED}
+    result = runner.invoke(app, ["export", "--weights", weights.format(**places), "--out", str(tmp_path / "model"),
+                                 *[option.format(**places) for option in options],
+                                 "--version", "t", "--train-command", "mjsnap train", "--data", "club"])
+    assert result.exit_code == 2, result.output
+    assert _error_lines(result) == [f"error: {message.format(**places)}"]
+    assert not (tmp_path / "model").exists() and (tmp_path / "notes.pt").read_text() == "not weights\n"
+
+
+@pytest.mark.parametrize(
+    ("model", "imgsz", "message"),
+    [
+        ("{shipped}/detector/model.pt", "480", "{shipped}/detector/model.pt: the checkpoint's classes ['item']... are "
+         "not the 36 names of classes.txt; `mjsnap train-two-stage export` exports a one-class tile detector with its "
+         "crop classifier"),
+        ("{shipped}/classifier/model.pt", "480", "{shipped}/classifier/model.pt: the checkpoint is a classify network, "
+         "not a tile detector; `mjsnap train-two-stage export` exports a one-class tile detector with its crop "
+         "classifier"),
+        ("{tmp}/notes.pt", "480", "{tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        ("{tmp}/notes.pt", "100", "--imgsz 100: the image size must be a positive multiple of 32"),
+        ("{tmp}/model", "480", "{tmp}/model/meta.json is not JSON: Expecting ',' delimiter: line 1 column 14 (char 13)"),
+        ("{tmp}/listed", "480", "{tmp}/listed/meta.json: a model's meta.json is a JSON object, not list"),
+    ],
+)
+def test_eval_refuses_a_model_of_another_design_or_none(tmp_path, model, imgsz, message):
+    """eval takes a one-stage checkpoint or a model directory: a network of the two-stage design, a file that is no
+    checkpoint or a damaged meta.json is one line and exit 2 (it was a traceback), and no report is written."""
+    from mjsnap.cli import app
+    from mjsnap.labels import LabelBox, LabelDataset
+
+    (tmp_path / "notes.pt").write_text("not weights\n")
+    (tmp_path / "model").mkdir()
+    (tmp_path / "model" / "meta.json").write_text('{"version": 1')
+    (tmp_path / "listed").mkdir()
+    (tmp_path / "listed" / "meta.json").write_text("[]")
+    LabelDataset(tmp_path / "dataset").save("p1", Image.new("RGB", (64, 64)), [LabelBox(0, (1, 1, 20, 30))], "val")
+    places = {"tmp": tmp_path, "shipped": SHIPPED}
+    result = runner.invoke(app, ["eval", "--model", model.format(**places), "--data", str(tmp_path / "dataset"),
+                                 "--imgsz", imgsz, "--json-out", str(tmp_path / "report.json")])
+    assert result.exit_code == 2, result.output
+    assert _error_lines(result) == [f"error: {message.format(**places)}"]
+    assert not (tmp_path / "report.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("command", "message"),
+    [
+        (["train", "--resume", "{tmp}/notes.pt"], "error: --resume {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        (["train", "--data", "{tmp}/club", "--base", "{tmp}/notes.pt"],
+         "error: {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        (["train", "--data", "{tmp}/club", "--base", "{shipped}/detector/model.pt"],
+         "error: {shipped}/detector/model.pt: the checkpoint's classes ['item']... are not the 36 names of classes.txt; "
+         "`mjsnap train-two-stage export` exports a one-class tile detector with its crop classifier"),
+        (["train", "--data", "{tmp}/club", "--pretrained", "{tmp}/notes.pt"],
+         "Invalid value for --pretrained: {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        (["train", "--data", "{tmp}/club", "--project", "{tmp}/notes.pt"], "error: --project: {tmp}/notes.pt is a file, not a folder"),
+        (["train-two-stage", "detector", "--resume", "{tmp}/notes.pt"],
+         "mjsnap train-two-stage detector: --resume {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        (["train-two-stage", "detector", "--resume", "{tmp}/gone.pt"],
+         "mjsnap train-two-stage detector: --resume {tmp}/gone.pt does not exist (expected RUN/weights/last.pt)"),
+        (["train-two-stage", "classifier", "--resume", "{tmp}/notes.pt"],
+         "mjsnap train-two-stage classifier: --resume {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+    ],
+)
+def test_a_start_that_is_no_checkpoint_is_refused_before_a_run_starts(tmp_path, command, message):
+    """--resume, --base and --pretrained naming a file that is no checkpoint (or --base a network of the two-stage
+    design) say so in one line, exit 2, and leave no run folder; ultralytics failed on them with a traceback."""
+    from mjsnap.cli import app
+    from mjsnap.labels import LabelBox, LabelDataset
+
+    (tmp_path / "notes.pt").write_text("not weights\n")
+    for split in ("train", "val"):
+        LabelDataset(tmp_path / "club").save(f"p-{split}", Image.new("RGB", (64, 64)), [LabelBox(0, (1, 1, 20, 30))], split)
+    places = {"tmp": tmp_path, "shipped": SHIPPED}
+    command = [part.format(**places) for part in command]
+    runs = ["--project", str(tmp_path / "runs"), "--name", "club"] if command[0] == "train" else []
+    result = runner.invoke(app, [command[0], *runs, *command[1:]],  # a --project in the case comes last and counts
+                           env={"COLUMNS": "300"})  # typer's usage-error box, unwrapped
+    assert result.exit_code == 2, result.output
+    assert message.format(**places) in result.stderr
+    assert not (tmp_path / "runs").exists()
 
 
 class _RecordingYOLO:

@@ -85,3 +85,34 @@ def test_turn_command_writes_the_split_and_refuses_a_missing_one(tmp_path):
     assert folder.exit_code == 0, folder.output
     nowhere = CliRunner().invoke(app, ["turn", "--data", str(tmp_path / "nope"), "--out", str(tmp_path / "o4")])
     assert nowhere.exit_code == 2 and "no such dataset folder" in " ".join(nowhere.output.split())
+
+
+@pytest.mark.parametrize(
+    ("photo", "label", "out", "message"),
+    [
+        (None, "3 0.1 0.3 0.2 0.4\n", "notes.txt", "error: --out: {tmp}/notes.txt is a file, not a folder"),
+        (b"not a photo", "3 0.1 0.3 0.2 0.4\n", "out", "mjsnap turn: {tmp}/data/images/val/y.jpg is not a readable photo"),
+        (None, "3 0.1 0.3\n", "out", "mjsnap turn: {tmp}/data/labels/val/y.txt: not YOLO box labels ('class xc yc w h' "
+                                     "lines): 3 columns"),
+    ],
+)
+def test_turn_refuses_a_set_or_out_it_cannot_use_and_writes_nothing(tmp_path, photo, label, out, message):
+    """A photo or label file of the set that cannot be read (in any folder, not only the first), or an --out that is
+    a file: one line and exit 2 before any turned copy is written; each was a traceback."""
+    data_root = tmp_path / "data"
+    rgb, _ = _board()
+    (data_root / "images" / "val").mkdir(parents=True)
+    (data_root / "labels" / "val").mkdir(parents=True)
+    for name in ("x", "y"):
+        Image.fromarray(rgb).save(data_root / "images" / "val" / f"{name}.jpg")
+        (data_root / "labels" / "val" / f"{name}.txt").write_text("3 0.138889 0.316667 0.166667 0.366667\n")
+    if photo is not None:
+        (data_root / "images" / "val" / "y.jpg").write_bytes(photo)
+    (data_root / "labels" / "val" / "y.txt").write_text(label)
+    (data_root / "data.yaml").write_text("train: images/val\nval: images/val\n")
+    (tmp_path / "notes.txt").write_text("mine")
+    before = sorted(tmp_path.rglob("*"))
+    result = CliRunner().invoke(app, ["turn", "--data", str(data_root), "--split", "val", "--out", str(tmp_path / out)])
+    assert result.exit_code == 2, result.output
+    assert result.stderr.splitlines() == [message.format(tmp=tmp_path)]
+    assert sorted(tmp_path.rglob("*")) == before

@@ -145,6 +145,134 @@ def test_a_split_missing_a_class_is_refused(boards, tmp_path):
         build_crop_dataset([CropSource(images, "train", limited)], tmp_path / "crops")
 
 
+def _refusal(args: list[str]) -> tuple[int, list[str]]:
+    """Exit status and the lines a command says on stderr (a refusal is status 2, an uncaught exception's is 1)."""
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    result = CliRunner().invoke(app, args)
+    return result.exit_code, [line for line in result.stderr.splitlines() if line.startswith(("error: ", "mjsnap "))]
+
+
+def test_crops_are_cut_into_out_beside_what_it_holds(boards, tmp_path):
+    """--data takes a dataset folder, as train does; the crops are cut aside and moved into --out at the end."""
+    (tmp_path / "crops").mkdir()
+    (tmp_path / "crops" / "notes.txt").write_text("mine")
+    status, errors = _refusal(["train-two-stage", "crops", "--data", str(boards), "--out", str(tmp_path / "crops"),
+                               "--size", "32", "--per-class-limit", "1"])
+    assert (status, errors) == (0, [])
+    assert (tmp_path / "crops" / "notes.txt").read_text() == "mine" and (tmp_path / "crops" / "sources.json").is_file()
+    assert len(list((tmp_path / "crops" / "val" / "05_6m").iterdir())) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["crops"]  # no staging folder left
+
+
+@pytest.mark.parametrize(
+    ("data", "out", "message"),
+    [
+        ("one", "crops", "mjsnap train-two-stage crops: crop split 'train' has no crops of 35_flower: add a source that has them"),
+        ("unreadable", "crops", "mjsnap train-two-stage crops: cannot identify image file '{tmp}/unreadable/images/train/b0.png'"),
+        ("broken.yaml", "crops", "mjsnap train-two-stage crops: {tmp}/broken.yaml: not a dataset config: it does not read "
+                                 "as YAML (YAML error at line 2)"),
+        ("one/images", "crops", "mjsnap train-two-stage crops: {tmp}/one/images is not a dataset folder: it has no data.yaml"),
+        ("one", "notes.txt", "error: --out: {tmp}/notes.txt is a file, not a folder"),
+    ],
+)
+def test_crops_that_cannot_be_cut_leave_out_as_it_was(boards, tmp_path, data, out, message):
+    """A refusal after some crops were cut (a class missing, a photo that cannot be read) leaves no crops behind, as a
+    refusal before (a bad config or --out); a dataset folder or a --out that is a file was a traceback."""
+    for name in ("one", "unreadable"):
+        for kind in ("images", "labels"):
+            (tmp_path / name / kind / "train").mkdir(parents=True)
+        (tmp_path / name / "data.yaml").write_text("train: images/train\nval: images/train\n")
+    Image.open(boards / "images/train/b0.png").save(tmp_path / "one" / "images" / "train" / "b0.png")
+    (tmp_path / "unreadable" / "images" / "train" / "b0.png").write_text("not a photo")
+    lines = (boards / "labels/train/b0.txt").read_text().splitlines()
+    for name in ("one", "unreadable"):
+        (tmp_path / name / "labels" / "train" / "b0.txt").write_text("\n".join(l for l in lines if not l.startswith("35 ")))
+    (tmp_path / "broken.yaml").write_text("train: [images/train\nval: images/train\n")
+    (tmp_path / "notes.txt").write_text("mine")
+    before = sorted(tmp_path.rglob("*"))
+    status, errors = _refusal(["train-two-stage", "crops", "--data", str(tmp_path / data), "--out", str(tmp_path / out),
+                               "--size", "32"])
+    assert (status, errors) == (2, [message.format(tmp=tmp_path)])
+    assert sorted(tmp_path.rglob("*")) == before
+
+
+@pytest.mark.parametrize("trainer", ["fast", "ultralytics"])
+@pytest.mark.parametrize("crops", ["gone", "notes.txt", "empty"])
+def test_the_classifier_refuses_a_folder_that_is_no_crop_dataset(tmp_path, trainer, crops):
+    """Either trainer, before its run folder is made (a file or, for the ultralytics trainer, any folder without
+    train/ and val/ was a traceback)."""
+    from vision.twostage.training import TWO_STAGE_DIR
+
+    (tmp_path / "notes.txt").write_text("mine")
+    (tmp_path / "empty").mkdir()
+    status, errors = _refusal(["train-two-stage", "classifier", "--crops", str(tmp_path / crops), "--trainer", trainer,
+                               "--pretrained", "none", "--name", "never-started", "--epochs", "1"])
+    assert (status, errors) == (2, [f"mjsnap train-two-stage classifier: --crops {tmp_path / crops} is not a crop "
+                                    "dataset: it needs train/ and val/ class folders (mjsnap train-two-stage crops)"])
+    assert not (TWO_STAGE_DIR / "runs" / "never-started").exists()
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        ("gone.yaml", "--data {tmp}/gone.yaml: no such dataset folder or datasets/*.yaml config"),
+        ("empty", "--data {tmp}/empty is not a dataset folder: it has no data.yaml"),
+        ("broken.yaml", "--data {tmp}/broken.yaml: {tmp}/broken.yaml: not a dataset config: it does not read as YAML "
+                        "(YAML error at line 2)"),
+        ("club.yaml", "--data {tmp}/club.yaml: dataset folder {tmp}/photos/val does not exist"),
+    ],
+)
+def test_the_tile_detector_refuses_data_it_cannot_train_on_before_its_run_starts(tmp_path, data, message):
+    """As `mjsnap train` refuses them; each was a traceback."""
+    from vision.twostage.training import TWO_STAGE_DIR
+
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "photos" / "train").mkdir(parents=True)
+    (tmp_path / "broken.yaml").write_text("train: [photos/train\nval: photos/train\n")
+    (tmp_path / "club.yaml").write_text("train: photos/train\nval: photos/val\n")
+    status, errors = _refusal(["train-two-stage", "detector", "--data", str(tmp_path / data), "--pretrained", "none",
+                               "--name", "never-started"])
+    assert (status, errors) == (2, [f"mjsnap train-two-stage detector: {message.format(tmp=tmp_path)}"])
+    assert not (TWO_STAGE_DIR / "runs" / "never-started").exists()
+
+
+@pytest.mark.parametrize(
+    ("detector", "classifier", "options", "message"),
+    [
+        ("{tmp}/notes.pt", "{shipped}/classifier/model.pt", [],
+         "mjsnap train-two-stage export: {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        ("{shipped}/classifier/model.pt", "{shipped}/classifier/model.pt", [],
+         "mjsnap train-two-stage export: {shipped}/classifier/model.pt: a tile detector has one class, this one has 36"),
+        ("{shipped}/detector/model.pt", "{shipped}/detector/model.pt", [],
+         "mjsnap train-two-stage export: {shipped}/detector/model.pt: classifier classes must be the crop folders "
+         "['00_1m', '01_2m', '02_3m']... in order"),
+        ("{shipped}/detector/model.pt", "{shipped}/classifier/model.pt", ["--extra-classifier", "{tmp}/notes.pt"],
+         "mjsnap train-two-stage export: {tmp}/notes.pt is not an ultralytics checkpoint (.pt)"),
+        ("{shipped}/detector/model.pt", "{shipped}/classifier/model.pt", ["--characters-from", "{tmp}"],
+         "mjsnap train-two-stage export: {tmp} has no character recognizer (characters/model.onnx and meta 'characters')"),
+        ("{shipped}/detector/model.pt", "{shipped}/classifier/model.pt", ["--out", "{tmp}/notes.pt"],
+         "error: --out: {tmp}/notes.pt is a file, not a folder"),
+        ("{shipped}/detector/model.pt", "{shipped}/classifier/model.pt", ["--detector-imgsz", "100"],
+         "error: --detector-imgsz 100: the image size must be a positive multiple of 32"),
+    ],
+)
+def test_a_two_stage_export_that_cannot_be_made_writes_nothing(tmp_path, detector, classifier, options, message):
+    """Every checkpoint and option is checked before the model directory is made: a refusal left an empty or half-made
+    one behind (a classifier checkpoint refused after the detector was exported), and an --out that is a file was a
+    traceback."""
+    (tmp_path / "notes.pt").write_text("not weights\n")
+    places = {"tmp": tmp_path, "shipped": SHIPPED}
+    status, errors = _refusal(["train-two-stage", "export", "--detector", detector.format(**places), "--classifier",
+                               classifier.format(**places), "--out", str(tmp_path / "model"),
+                               *[option.format(**places) for option in options],
+                               "--version", "t", "--train-command", "test", "--data", "boards"])
+    assert (status, errors) == (2, [message.format(**places)])
+    assert not (tmp_path / "model").exists()
+
+
 @pytest.mark.slow
 @pytest.mark.timeout(400)
 def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):

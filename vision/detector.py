@@ -247,8 +247,13 @@ def read_meta(model_dir: Path) -> dict:
     meta_path = model_dir / "meta.json"
     if not meta_path.is_file():
         raise ModelNotFoundError(f"{meta_path} is missing; a model directory needs meta.json with classes and imgsz")
-    meta = json.loads(meta_path.read_text(encoding="utf-8"))
-    if list(meta.get("classes", [])) != list(CLASS_NAMES):
+    try:
+        meta = json.loads(meta_path.read_text(encoding="utf-8"))
+    except ValueError as exc:  # not JSON (or not UTF-8): name the file, which json's message does not
+        raise ValueError(f"{meta_path} is not JSON: {exc}") from None
+    if not isinstance(meta, dict):
+        raise ValueError(f"{meta_path}: a model's meta.json is a JSON object, not {type(meta).__name__}")
+    if meta.get("classes") != list(CLASS_NAMES):
         raise ValueError(f"{meta_path}: classes must be the {len(CLASS_NAMES)} names of classes.txt in order")
     if not isinstance(meta.get("imgsz"), int) or meta["imgsz"] % 32:
         raise ValueError(f"{meta_path}: imgsz must be an integer multiple of 32, got {meta.get('imgsz')!r}")

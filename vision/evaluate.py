@@ -61,10 +61,18 @@ def load_labelled_folder(folder: Path, limit: int | None = None) -> list[Labelle
         raise FileNotFoundError(f"{folder} holds no images")
     out = []
     for path in images[:limit]:
-        with Image.open(path) as im:
-            width, height = upright(im).size
+        try:
+            with Image.open(path) as im:
+                width, height = upright(im).size
+        except OSError:  # PIL's UnidentifiedImageError: a damaged file, or no photo at all
+            raise ValueError(f"{path} is not a readable photo") from None
         label = label_path_for(path)
-        rows = np.loadtxt(label, ndmin=2) if label.is_file() and label.stat().st_size else np.zeros((0, 5))
+        try:
+            rows = np.loadtxt(label, ndmin=2) if label.is_file() and label.stat().st_size else np.zeros((0, 5))
+        except ValueError as exc:  # numpy's message does not name the file
+            raise ValueError(f"{label}: not YOLO box labels ('class xc yc w h' lines): {exc}") from None
+        if rows.shape[1] < 5:
+            raise ValueError(f"{label}: not YOLO box labels ('class xc yc w h' lines): {rows.shape[1]} columns")
         cls = rows[:, 0].astype(np.int64)
         cx, cy, w, h = rows[:, 1] * width, rows[:, 2] * height, rows[:, 3] * width, rows[:, 4] * height
         out.append(LabelledImage(path, np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1), cls))
@@ -286,11 +294,12 @@ def detector_predictor(
 
 def checkpoint_model_dir(checkpoint: Path, imgsz: int, out_root: Path) -> Path:
     """A throw-away model directory (meta.json + a link to model.pt) so a training checkpoint runs in TileDetector."""
-    from vision.export import write_meta
+    from vision.export import check_detector_checkpoint, write_meta
 
     checkpoint = Path(checkpoint).resolve()
     if not checkpoint.is_file():
         raise FileNotFoundError(f"{checkpoint} does not exist")
+    check_detector_checkpoint(checkpoint)  # another design or no checkpoint: refused before its folder is made
     folder = Path(out_root) / f"{checkpoint.parent.parent.name}-{checkpoint.stem}"
     folder.mkdir(parents=True, exist_ok=True)
     link = folder / "model.pt"

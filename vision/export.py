@@ -13,13 +13,31 @@ from pathlib import Path
 from typing import Any
 
 from scoring.tiles import CLASS_NAMES
-from vision.train import configure_offline, use_all_cores
+from vision.train import configure_offline, read_checkpoint, use_all_cores
 
 
-def check_checkpoint_classes(names: dict[int, str] | list[str]) -> None:
+TWO_STAGE_EXPORT = "`mjsnap train-two-stage export` exports a one-class tile detector with its crop classifier"
+
+
+def check_checkpoint_classes(checkpoint: Path, names: dict[int, str] | list[str], task: str = "detect") -> None:
+    """ValueError unless a checkpoint is a one-stage tile detector (the 36 classes of classes.txt); a network of the
+    two-stage design is told which command exports it."""
     listed = [names[i] for i in range(len(names))] if isinstance(names, dict) else list(names)
+    if task != "detect":
+        raise ValueError(f"{checkpoint}: the checkpoint is a {task} network, not a tile detector; {TWO_STAGE_EXPORT}")
     if listed != list(CLASS_NAMES):
-        raise ValueError(f"the checkpoint's classes {listed[:6]}... are not the {len(CLASS_NAMES)} names of classes.txt")
+        hint = f"; {TWO_STAGE_EXPORT}" if len(listed) == 1 else ""
+        raise ValueError(f"{checkpoint}: the checkpoint's classes {listed[:6]}... are not the {len(CLASS_NAMES)} "
+                         f"names of classes.txt{hint}")
+
+
+def check_detector_checkpoint(checkpoint: Path) -> None:
+    """ValueError unless ``checkpoint`` is an ultralytics checkpoint of a one-stage tile detector."""
+    from ultralytics.nn.tasks import guess_model_task
+
+    loaded = read_checkpoint(checkpoint)
+    model = loaded.get("ema") or loaded["model"]  # a training run keeps its weights in "ema"
+    check_checkpoint_classes(checkpoint, model.names, guess_model_task(model))
 
 
 def write_meta(model_dir: Path, *, version: str, imgsz: int, train_command: str, data: Any, metrics: dict) -> Path:
@@ -60,9 +78,10 @@ def export_model_dir(
     model_dir = Path(model_dir)
     with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
         staged = Path(tmp) / "model.pt"
-        strip_optimizer(checkpoint, str(staged))
+        if not strip_optimizer(checkpoint, str(staged)):  # {}, with a warning only, for a file that is none
+            raise ValueError(f"{checkpoint} is not an ultralytics checkpoint (.pt)")
         model = YOLO(str(staged))
-        check_checkpoint_classes(model.names)
+        check_checkpoint_classes(checkpoint, model.names, model.task)
         outputs: dict[str, Path] = {}
         for fmt in formats:
             # Fixed imgsz (the detector letterboxes to meta.json's imgsz); OpenVINO stores FP16 weights, runs FP32 on a CPU.

@@ -14,6 +14,7 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from vision.export import check_detector_checkpoint
 from vision.train import (
     FINETUNE_WARMUP_BIAS_LR,
     MODEL_YAML,
@@ -37,6 +38,7 @@ def base_checkpoint(base: Path) -> tuple[Path, int | None]:
             raise FileNotFoundError(f"{base} is not a model directory with model.pt and meta.json")
         return weights, int(json.loads(meta.read_text(encoding="utf-8"))["imgsz"])
     if base.suffix == ".pt" and base.is_file():
+        check_detector_checkpoint(base)  # no checkpoint, or a two-stage network: refused before the run folder is made
         return base, None
     raise FileNotFoundError(f"--base {base}: expected a model directory (e.g. models/current) or a .pt file")
 

@@ -20,13 +20,13 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 
 from mjsnap.labels import write_atomic
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
 from vision.twostage.backend import STAGES, ensemble_folders
-from vision.detector import QUANTIZED_FOLDER
+from vision.detector import QUANTIZED_FOLDER, read_meta as check_meta
 
 REGISTRY_FILE = "registry.json"
 CURRENT = "current"
@@ -146,7 +146,10 @@ def load(models_dir: Path = MODELS_DIR) -> Registry:
     models_dir = Path(models_dir)
     recover(models_dir)
     path = models_dir / REGISTRY_FILE
-    registry = Registry.model_validate_json(path.read_text(encoding="utf-8")) if path.is_file() else Registry()
+    try:
+        registry = Registry.model_validate_json(path.read_text(encoding="utf-8")) if path.is_file() else Registry()
+    except ValidationError as exc:  # damaged or edited by hand: one line, not pydantic's report
+        raise RegistryError(f"{path} is not a model registry ({exc.errors()[0]['msg']}); nothing was changed") from None
     _sync_current(models_dir, registry)
     return registry
 
@@ -323,9 +326,9 @@ HEADLINE = ("images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy"
 
 def _checkpoint_facts(checkpoint: Path) -> tuple[int, Any, str]:
     """imgsz, training data and command of a training checkpoint (from its run folder when it has one)."""
-    import torch
+    from vision.train import read_checkpoint
 
-    ckpt = torch.load(checkpoint, map_location="cpu", weights_only=False)
+    ckpt = read_checkpoint(checkpoint)
     args = ckpt.get("train_args") or {}
     settings_file = Path(checkpoint).parent.parent / "mjsnap_settings.json"
     settings = json.loads(settings_file.read_text()) if settings_file.is_file() else {}
@@ -340,7 +343,7 @@ def candidate_model_dir(candidate: Path, out: Path) -> Path:
         if not (candidate / "meta.json").is_file():
             raise RegistryError(f"{candidate} is a folder without meta.json: not a model directory (a training "
                                 "checkpoint is RUN/weights/best.pt)")
-        read_meta(candidate)
+        check_meta(candidate)  # a damaged meta.json is named, not only json's complaint
         return candidate
     if candidate.suffix != ".pt" or not candidate.is_file():
         raise RegistryError(f"{candidate} is neither a model directory (meta.json) nor a training checkpoint .pt")

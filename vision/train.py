@@ -46,6 +46,23 @@ def use_all_cores() -> None:
     torch_utils.NUM_THREADS = max(TRAIN_THREADS, torch_utils.NUM_THREADS)
 
 
+def read_checkpoint(path: Path) -> dict:
+    """An ultralytics checkpoint (.pt) as torch loads it; ValueError for a file that is none (a photo or text renamed
+    .pt, a truncated download), before ultralytics would fail on it with a traceback."""
+    import pickle
+
+    import torch
+
+    configure_offline()  # unpickling imports ultralytics
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    except (RuntimeError, EOFError, pickle.UnpicklingError):  # how torch fails on such files (as ultralytics sorts them)
+        checkpoint = None
+    if not isinstance(checkpoint, dict) or "model" not in checkpoint:
+        raise ValueError(f"{path} is not an ultralytics checkpoint (.pt)")
+    return checkpoint
+
+
 def _expand(entry: str, base: Path) -> str:
     if "{shared}" in entry:
         shared = shared_dir()
@@ -65,7 +82,12 @@ def data_folders(config: Path) -> dict[str, list[str]]:
     """The folders of each split of a `datasets/*.yaml` config, as absolute paths; ValueError when it is no dataset
     config, FileNotFoundError naming a folder that is not there (checked before a run starts)."""
     config = Path(config)
-    raw = yaml.safe_load(config.read_text())
+    try:
+        raw = yaml.safe_load(config.read_text(encoding="utf-8"))
+    except (UnicodeDecodeError, yaml.YAMLError) as exc:  # a photo or a broken file given as the config
+        line = getattr(getattr(exc, "problem_mark", None), "line", None)
+        where = f" (YAML error at line {line + 1})" if line is not None else ""
+        raise ValueError(f"{config}: not a dataset config: it does not read as YAML{where}") from None
     if not isinstance(raw, dict) or "train" not in raw or "val" not in raw:
         raise ValueError(f"{config}: a dataset config needs 'train' and 'val' (a folder or a list of folders)")
     folders: dict[str, list[str]] = {}
@@ -230,6 +252,7 @@ def resume(last_checkpoint: Path) -> Path:
     last_checkpoint = Path(last_checkpoint)
     if not last_checkpoint.is_file():
         raise FileNotFoundError(f"{last_checkpoint} does not exist (expected RUN/weights/last.pt)")
+    read_checkpoint(last_checkpoint)
     use_all_cores()
     from ultralytics import YOLO
 

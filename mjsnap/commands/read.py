@@ -42,6 +42,9 @@ def read(
         _fail(str(exc))
     try:
         detector = TileDetector(model, conf=conf) if model is not None else TileDetector(conf=conf)
+    except (ModelNotFoundError, ValueError) as exc:  # a missing model, or a damaged meta.json (as detect says)
+        _fail(str(exc))
+    try:
         _, hand, meta = read_photo(image, detector, options)
     except (ImageReadError, ModelNotFoundError) as exc:
         _fail(str(exc))

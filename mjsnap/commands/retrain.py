@@ -47,18 +47,23 @@ def label_export(
 ) -> None:
     """Export a dataset as Label Studio JSON tasks or an Ultralytics YOLO zip (CVAT imports it)."""
     from mjsnap.dataset.exporters import export_labelstudio_json, export_yolo_zip, labelstudio_config_path
+    from mjsnap.labels import LabelError
 
     if not (dataset / "data.yaml").is_file():
         typer.echo(f"error: {dataset} is not a dataset folder (no data.yaml)", err=True)
         raise typer.Exit(2)
     require_output_file("--out", out)
-    if fmt == "labelstudio-json":
-        require_output_file("--out's labelling config", labelstudio_config_path(out))
-        count = export_labelstudio_json(dataset, out, url_prefix, predictions)
-    elif fmt == "yolo-zip":
-        count = export_yolo_zip(dataset, out)
-    else:
-        raise typer.BadParameter(f"{fmt!r} is not labelstudio-json or yolo-zip", param_hint="--format")
+    try:
+        if fmt == "labelstudio-json":
+            require_output_file("--out's labelling config", labelstudio_config_path(out))
+            count = export_labelstudio_json(dataset, out, url_prefix, predictions)
+        elif fmt == "yolo-zip":
+            count = export_yolo_zip(dataset, out)
+        else:
+            raise typer.BadParameter(f"{fmt!r} is not labelstudio-json or yolo-zip", param_hint="--format")
+    except (LabelError, OSError) as exc:  # a bad label file, a photo that is missing or cannot be read
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     typer.echo(f"{count} photos written to {out}")
 
 
@@ -76,7 +81,7 @@ def label_split(
 
     try:
         report = split_dataset(dataset, val_fraction, seed, max_distance, dry_run)
-    except LabelError as exc:
+    except (LabelError, OSError) as exc:  # OSError: a photo that cannot be read, found before anything moves
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     verb = "would move" if dry_run else "moved"
@@ -93,9 +98,9 @@ def compare(
     data: Path = typer.Option(..., help="dataset folder or datasets/*.yaml config; both models run on its split"),
     current: Path = typer.Option(None, help="the model to compare with (default models/current)"),
     split: str = typer.Option("val", help="which split of --data to measure on"),
-    conf: float = typer.Option(0.25, help="operating confidence for recall and confusions"),
+    conf: float = typer.Option(0.25, min=0.0, max=1.0, help="operating confidence for recall and confusions"),
     backend: str = typer.Option("auto", help="one backend both models have (auto: the fastest)"),
-    limit: int = typer.Option(None, help="only the first N images of each folder"),
+    limit: int = typer.Option(None, min=1, help="only the first N images of each folder"),
     plot: Path = typer.Option(None, help="write the comparison plot (PNG) here"),
     json_out: Path = typer.Option(None, help="write the comparison as JSON here"),
 ) -> None:
@@ -155,7 +160,7 @@ def promote(
     metric: str = typer.Option("map50", help="map50, map50_95, tile_accuracy, exact_match or tile_errors"),
     min_gain: float = typer.Option(0.0, min=0.0, help="the candidate must beat the current model by more than this"),
     split: str = typer.Option("val", help="which split of --data to measure on"),
-    conf: float = typer.Option(0.25, help="operating confidence for the tile metrics, recall and confusions"),
+    conf: float = typer.Option(0.25, min=0.0, max=1.0, help="operating confidence for the tile metrics, recall and confusions"),
     backend: str = typer.Option("auto", help="one backend both models have (auto: the fastest)"),
     version: str = typer.Option(None, help="version id of the new model (default: from its meta.json / run name)"),
     models_dir: Path = typer.Option(None, help="models folder (default models/)"),
@@ -201,11 +206,15 @@ def rollback(models_dir: Path = typer.Option(None, help="models folder (default 
 def models(models_dir: Path = typer.Option(None, help="models folder (default models/)")) -> None:
     """List the model versions of models/registry.json (recording the current model there if it is not yet)."""
     from mjsnap.paths import MODELS_DIR
-    from vision.registry import REGISTRY_FILE, load, save
+    from vision.registry import REGISTRY_FILE, RegistryError, load, save
 
     _check_models_dir(models_dir)
     folder = models_dir or MODELS_DIR
-    registry = load(folder)
+    try:
+        registry = load(folder)
+    except RegistryError as exc:  # a damaged registry.json
+        typer.echo(f"error: {exc}", err=True)
+        raise typer.Exit(2) from None
     before = (folder / REGISTRY_FILE).read_text() if (folder / REGISTRY_FILE).is_file() else None
     if registry.versions and registry.model_dump_json(indent=1) + "\n" != before:
         save(registry, folder)

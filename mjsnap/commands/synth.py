@@ -40,7 +40,7 @@ def synth(
     console = Console(stderr=True)
     if no_art and art_style is not None:  # else the art sets would be reported missing, as if ../shared were
         console.print("[red]mjsnap synth: --art-style draws from the tile art that --no-art leaves out: give one[/red]",
-                      highlight=False)
+                      highlight=False, soft_wrap=True)
         raise typer.Exit(2)
     tileart = None if no_art else shared_tileart()
     try:
@@ -48,7 +48,7 @@ def synth(
         options = SynthOptions(imgsz_min=low, imgsz_max=imgsz_max, max_tilt=max_tilt, tileart=tileart,
                                layout=layout, art_style=art_style)
     except ValueError as exc:
-        console.print(f"[red]mjsnap synth: {exc}[/red]", highlight=False)
+        console.print(f"[red]mjsnap synth: {exc}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     console.print(f"synth: {n} photos -> {out} (seed {seed}, layout {layout}, art sets: {'yes' if tileart else 'no'})")
     start = time.perf_counter()

@@ -7,7 +7,7 @@ from typing import NoReturn
 
 import typer
 
-from mjsnap.commands.output_paths import require_output_file
+from mjsnap.commands.output_paths import require_output_dir, require_output_file
 
 PRETRAINED_MAHJONG_DETECTOR = "mahjong-detector"
 
@@ -20,6 +20,12 @@ def _pretrained_start(choice: str | None) -> Path | None:
         path = Path(choice)
         if not path.is_file():
             raise typer.BadParameter(f"{path} does not exist", param_hint="--pretrained")
+        from vision.train import read_checkpoint
+
+        try:
+            read_checkpoint(path)  # else ultralytics fails on it in the run folder, with a traceback
+        except ValueError as exc:
+            raise typer.BadParameter(str(exc), param_hint="--pretrained") from None
         return path
     from vision.pretrained import build_pretrained_checkpoint
     from vision.train import WORK_DIR
@@ -75,11 +81,16 @@ def train(
         if two_stage_run is None and not resume.is_file():
             _refuse(f"--resume {resume}: no such run (give RUN/weights/last.pt, or the folder of a two-stage "
                     "fine-tune: the one holding finetune.json)")
-        folder = training.resume(resume) if two_stage_run is None else two_stage.resume(two_stage_run).parent
+        try:
+            folder = training.resume(resume) if two_stage_run is None else two_stage.resume(two_stage_run).parent
+        except ValueError as exc:  # a file that is no checkpoint
+            _refuse(f"--resume {exc}")
     else:
         if data is None:
             raise typer.BadParameter("give --data (a dataset folder or datasets/*.yaml config) or --resume",
                                      param_hint="--data")
+        if project is not None:
+            require_output_dir("--project", project)
         settings = training.TrainSettings(
             data=_data_config(data),
             epochs=epochs,
@@ -135,6 +146,13 @@ def _refuse(message: str) -> NoReturn:
     raise typer.Exit(2)
 
 
+def _check_imgsz(option: str, imgsz: int) -> None:
+    """A model's image size is a positive multiple of 32 (its stride; vision.detector.read_meta refuses others):
+    checked before an export writes a model directory no reader would load."""
+    if imgsz < 32 or imgsz % 32:
+        _refuse(f"{option} {imgsz}: the image size must be a positive multiple of 32")
+
+
 def _command_line(params: dict) -> str:
     """The equivalent full `mjsnap train` command (every option spelled out), kept with the run for the model card."""
     import shlex
@@ -151,9 +169,9 @@ def evaluate(
     data: Path = typer.Option(..., help="dataset folder (its data.yaml) or datasets/*.yaml config"),
     split: str = typer.Option("val", help="which split of --data to measure on"),
     backend: str = typer.Option("auto", help="auto, openvino, onnxruntime or ultralytics"),
-    conf: float = typer.Option(0.25, help="operating confidence for tile accuracy / errors / exact match"),
+    conf: float = typer.Option(0.25, min=0.0, max=1.0, help="operating confidence for tile accuracy / errors / exact match"),
     imgsz: int = typer.Option(480, help="inference size for a .pt checkpoint (a model directory has its own)"),
-    limit: int = typer.Option(None, help="only the first N images of each folder"),
+    limit: int = typer.Option(None, min=1, help="only the first N images of each folder"),
     json_out: Path = typer.Option(None, help="also write the report as JSON here"),
     against: Path = typer.Option(
         None, help="compare --model (the candidate) with this model (e.g. models/current) on the same images, as `mjsnap compare`"
@@ -176,6 +194,8 @@ def evaluate(
     from vision.compare import resolve_data
 
     require_output_file("--json-out", json_out)
+    if not model.is_dir():
+        _check_imgsz("--imgsz", imgsz)
     try:
         images = ev.labelled_images(resolve_data(data), split, limit)  # first: it is quick to check
         model_dir = model if model.is_dir() else ev.checkpoint_model_dir(model, imgsz, WORK_DIR / "eval_models")
@@ -208,13 +228,24 @@ def export(
     from mjsnap.paths import MODELS_DIR
     from vision.export import export_model_dir
 
+    out = out or MODELS_DIR / "current"
+    require_output_dir("--out", out)
+    _check_imgsz("--imgsz", imgsz)
     metrics = {}
     for path in metrics_json or []:
-        report = json.loads(path.read_text())
-        metrics[report["data"]] = {k: report[k] for k in (
-            "images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match")}
-    folder = export_model_dir(weights, out or MODELS_DIR / "current", imgsz=imgsz, version=version,
-                              train_command=train_command, data=data, metrics=metrics)
+        try:
+            report = json.loads(path.read_text())
+            metrics[report["data"]] = {k: report[k] for k in (
+                "images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match")}
+        except OSError as exc:
+            _refuse(f"--metrics-json {path}: {exc.strerror}")
+        except (ValueError, KeyError, TypeError):  # not JSON, or JSON of something else
+            _refuse(f"--metrics-json {path} is not an eval report (mjsnap eval --json-out)")
+    try:
+        folder = export_model_dir(weights, out, imgsz=imgsz, version=version, train_command=train_command, data=data,
+                                  metrics=metrics)
+    except (ValueError, FileNotFoundError) as exc:  # no checkpoint, or one of another design: nothing is written
+        _refuse(f"--weights {exc}")
     typer.echo(f"model directory: {folder}")
 
 

@@ -6,6 +6,7 @@ Needs the `train` extra (torch, ultralytics). Runs write under work/twostage/ an
 from __future__ import annotations
 
 from pathlib import Path
+from typing import NoReturn
 
 import typer
 
@@ -14,9 +15,9 @@ two_stage_app = typer.Typer(help="Design (b): class-agnostic tile detector + cro
 
 @two_stage_app.command("crops")
 def crops(
-    data: Path = typer.Option(..., help="dataset config (datasets/*.yaml): its train folders give training crops, val folders val crops"),
+    data: Path = typer.Option(..., help="dataset folder (its data.yaml) or datasets/*.yaml config: its train folders give training crops, val folders val crops"),
     out: Path = typer.Option(None, help="crop dataset folder (default work/twostage/crops)"),
-    extra_val: Path = typer.Option(None, help="another config whose val folders add val crops (e.g. synthetic, for 'back')"),
+    extra_val: Path = typer.Option(None, help="another dataset folder or config whose val folders add val crops (e.g. synthetic, for 'back')"),
     per_class_limit: int = typer.Option(700, min=1, help="most training crops per class from one folder"),
     extra_val_limit: int = typer.Option(40, min=1, help="most val crops per class from each extra-val folder"),
     size: int = typer.Option(64, min=16, help="crop side in pixels (= classifier imgsz)"),
@@ -28,32 +29,55 @@ def crops(
 ) -> None:
     """Cut upright square tile crops from labelled photos into an ImageFolder (train/ and val/ by class)."""
     import json
+    import shutil
 
+    from mjsnap.commands.output_paths import require_output_dir
+    from vision.compare import resolve_data
     from vision.evaluate import val_folders
     from vision.twostage.crops import CropSettings, CropSource, Leveller, build_crop_dataset
     from vision.twostage.training import TWO_STAGE_DIR
 
+    out = out or TWO_STAGE_DIR / "crops"
+    require_output_dir("--out", out)
+    staging = out.with_name(out.name + ".partial")  # cut here, moved into --out once every check has passed
     train_settings = CropSettings(size=size, jitter=jitter, per_class_limit=per_class_limit)
     exact = CropSettings(size=size, jitter=0.0, upside_down=0.0)
     try:
-        sources = [CropSource(f, "train", train_settings) for f in val_folders(data, "train")]
-        sources += [CropSource(f, "val", exact) for f in val_folders(data, "val")]
+        config = resolve_data(data)  # a dataset folder means its data.yaml, as for `mjsnap train`
+        sources = [CropSource(f, "train", train_settings) for f in val_folders(config, "train")]
+        sources += [CropSource(f, "val", exact) for f in val_folders(config, "val")]
         if extra_val is not None:
             limited = CropSettings(size=size, jitter=0.0, upside_down=0.0, per_class_limit=extra_val_limit)
-            sources += [CropSource(f, "val", limited) for f in val_folders(extra_val, "val")]
+            sources += [CropSource(f, "val", limited) for f in val_folders(resolve_data(extra_val), "val")]
         leveller = Leveller.from_model(level_with) if level_with is not None else None
-        counts = build_crop_dataset(sources, out or TWO_STAGE_DIR / "crops", seed, leveller=leveller)
-    except (FileNotFoundError, ValueError) as exc:
-        typer.echo(f"mjsnap train-two-stage crops: {exc}", err=True)
-        raise typer.Exit(2) from None
+        shutil.rmtree(staging, ignore_errors=True)
+        counts = build_crop_dataset(sources, staging, seed, leveller=leveller)
+        _move_into(staging, out)
+    except (OSError, ValueError) as exc:  # OSError: also a photo that cannot be read (PIL's UnidentifiedImageError)
+        _refuse("crops", str(exc))
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)  # a refusal or an interruption leaves --out as it was
     for n, source in enumerate(sources):  # the prefixes --val-prefix of the classifier command picks from
         typer.echo(f"s{n}_ {source.split}: {source.folder}")
     typer.echo(json.dumps({split: sum(c.values()) for split, c in counts.items()}))
 
 
+def _move_into(staging: Path, out: Path) -> None:
+    """Every file of ``staging`` into the same place under ``out``, replacing files of the same name (as cutting
+    into ``out`` directly did)."""
+    import os
+
+    for path in sorted(staging.rglob("*")):
+        if path.is_file():
+            target = out / path.relative_to(staging)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(path, target)
+
+
 @two_stage_app.command("detector")
 def detector(
-    data: Path = typer.Option(None, help="dataset config (datasets/*.yaml); labels of any class count as 'tile'"),
+    data: Path = typer.Option(None, help="dataset folder (its data.yaml) or datasets/*.yaml config; labels of any "
+                                         "class count as 'tile'"),
     epochs: int = typer.Option(4, min=1, help="fixed number of epochs"),
     imgsz: int = typer.Option(480, min=32, help="training image size; inference uses the same (meta.json)"),
     batch: int = typer.Option(16, min=1, help="images per training step"),
@@ -65,19 +89,51 @@ def detector(
 ) -> None:
     """Train the class-agnostic (1-class) tile detector."""
     from mjsnap.commands.train import _pretrained_start
-    from vision.train import resume as resume_run
     from vision.twostage.training import train_tile_detector
 
     if resume is not None:
-        folder = resume_run(resume)
+        folder = _resume("detector", resume)
     elif data is None:
         raise typer.BadParameter("give --data or --resume", param_hint="--data")
     else:
+        config = _data_config("detector", data)
         command = f"mjsnap train-two-stage detector --data {data} --epochs {epochs} --imgsz {imgsz} --pretrained {pretrained}"
         command += f" --lr0 {lr0}" + (f" --hours {hours}" if hours else "")
-        folder = train_tile_detector(data, epochs, imgsz=imgsz, batch=batch, pretrained=_pretrained_start(pretrained),
+        folder = train_tile_detector(config, epochs, imgsz=imgsz, batch=batch, pretrained=_pretrained_start(pretrained),
                                      lr0=lr0, hours=hours, name=name, command=command)
     typer.echo(f"run folder: {folder}")
+
+
+def _data_config(command: str, data: Path) -> Path:
+    """The YAML behind --data (a dataset folder means its data.yaml), checked as `mjsnap train` checks it: a wrong
+    path or config is one line and exit 2 before a run folder is made."""
+    from vision.compare import resolve_data
+    from vision.train import data_folders
+
+    try:
+        config = resolve_data(data)
+    except FileNotFoundError as exc:
+        _refuse(command, f"--data {exc}")
+    try:
+        data_folders(config)
+    except (ValueError, FileNotFoundError) as exc:
+        _refuse(command, f"--data {config}: {exc}")
+    return config
+
+
+def _resume(command: str, checkpoint: Path) -> Path:
+    """Continue a run from its last.pt; a path that is no checkpoint is one line and exit 2."""
+    from vision.train import resume
+
+    try:
+        return resume(checkpoint)
+    except (ValueError, FileNotFoundError) as exc:
+        _refuse(command, f"--resume {exc}")
+
+
+def _refuse(command: str, message: str) -> NoReturn:
+    typer.echo(f"mjsnap train-two-stage {command}: {message}", err=True)
+    raise typer.Exit(2)
 
 
 @two_stage_app.command("classifier")
@@ -98,12 +154,14 @@ def classifier(
 ) -> None:
     """Train the crop classifier (yolo11n-cls, 36 classes)."""
     from mjsnap.commands.train import _pretrained_start
-    from vision.train import resume as resume_run
     from vision.twostage.training import TWO_STAGE_DIR, train_crop_classifier
 
     crops = crops or TWO_STAGE_DIR / "crops"
     if resume is not None:
-        folder = resume_run(resume)
+        folder = _resume("classifier", resume)
+    elif not all((crops / split).is_dir() for split in ("train", "val")):  # for either trainer, before its run folder
+        _refuse("classifier", f"--crops {crops} is not a crop dataset: it needs train/ and val/ class folders "
+                              "(mjsnap train-two-stage crops)")
     elif trainer == "fast":
         from vision.twostage.fastcls import train_fast_classifier
 
@@ -137,11 +195,17 @@ def export(
         None, help="another classifier checkpoint whose probabilities are averaged with --classifier's (classifier_2/, ...; repeatable)"),
 ) -> None:
     """Write detector/ and classifier/ (model.pt, model.onnx, model_openvino/) and meta.json with design two_stage."""
+    from mjsnap.commands.output_paths import require_output_dir
+    from mjsnap.commands.train import _check_imgsz
     from vision.twostage.export import export_two_stage
     from vision.twostage.training import TWO_STAGE_DIR
 
+    out = out or TWO_STAGE_DIR / "model"
+    require_output_dir("--out", out)
+    _check_imgsz("--detector-imgsz", detector_imgsz)
+    _check_imgsz("--classifier-imgsz", classifier_imgsz)
     try:
-        folder = export_two_stage(detector_weights, classifier_weights, out or TWO_STAGE_DIR / "model",
+        folder = export_two_stage(detector_weights, classifier_weights, out,
                                   detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz, version=version,
                                   train_command=train_command, data=data, characters_from=characters_from,
                                   extra_classifiers=extra_classifier or ())

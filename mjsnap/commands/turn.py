@@ -22,19 +22,21 @@ def turn(
 
     from rich.console import Console
 
+    from mjsnap.commands.output_paths import require_output_dir
     from vision.compare import labelled_images
     from vision.turned import write_turned
 
+    require_output_dir("--out", out)
     console = Console(stderr=True)
     existing = [p for p in (out / "images" / split).glob("*") if p.is_file()]
     if existing:  # turned copies of another seed or set would mix with these in training
         console.print(f"[red]mjsnap turn: {out / 'images' / split} already holds {len(existing)} files; choose an empty "
-                      "folder or remove it first[/red]", highlight=False)
+                      "folder or remove it first[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2)
     try:
         images = labelled_images(data, split)
     except (FileNotFoundError, ValueError) as exc:
-        console.print(f"[red]mjsnap turn: {exc}[/red]", highlight=False)
+        console.print(f"[red]mjsnap turn: {exc}[/red]", highlight=False, soft_wrap=True)
         raise typer.Exit(2) from None
     console.print(f"turn: {len(images)} photos of {data} ({split}) -> {out} (seed {seed})", highlight=False)
     start, turns = time.perf_counter(), Counter()

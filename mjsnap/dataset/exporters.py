@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from mjsnap.labels import IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, write_atomic
+from mjsnap.labels import IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, write_atomic
 from scoring.tiles import CLASS_NAMES
 
 LOCAL_FILES_PREFIX = "/data/local-files/?d="
@@ -51,8 +51,15 @@ def export_labelstudio_json(
     for split, name in _photos(dataset, splits):
         with Image.open(dataset.image_path(name, split)) as image:
             width, height = image.size
+        try:
+            boxes = dataset.load(name, split)
+        except LabelError as exc:  # it names the line, not the file
+            raise LabelError(f"{dataset.label_path(name, split)}: {exc}", exc.code) from None
+        except UnicodeDecodeError:  # e.g. a byte-order mark an editor added
+            raise LabelError(f"{dataset.label_path(name, split)} is not an ASCII YOLO label file",
+                             "bad_label_line") from None
         results = []
-        for number, box in enumerate(dataset.load(name, split)):
+        for number, box in enumerate(boxes):
             x1, y1, x2, y2 = box.box
             results.append({
                 "id": f"{name[:40]}-{number}", "type": "rectanglelabels", "from_name": "label", "to_name": "image",

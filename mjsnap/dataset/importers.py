@@ -130,15 +130,23 @@ def detect_format(folder: Path) -> str:
 
 
 def _yaml_names(path: Path) -> list[str]:
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:  # a photo or other binary file under that name
+        raise ImportFormatError(f"{path} is not a YAML file") from None
     try:
         import yaml
     except ImportError:
         names = read_class_names(text)
     else:
-        raw = (yaml.safe_load(text) or {}).get("names")
-        names = [raw[k] for k in sorted(raw)] if isinstance(raw, dict) else raw
-    if not names:
+        try:
+            raw = yaml.safe_load(text)
+        except yaml.YAMLError:
+            raise ImportFormatError(f"{path} does not read as YAML") from None
+        raw = raw.get("names") if isinstance(raw, dict) else None
+        numbered = isinstance(raw, dict) and all(isinstance(k, int) for k in raw)  # ultralytics' {0: 1m, ...}
+        names = [raw[k] for k in sorted(raw)] if numbered else raw
+    if not names or not isinstance(names, list):
         raise ImportFormatError(f"{path} lists no class names")
     return [str(n) for n in names]
 

@@ -26,15 +26,10 @@ FORMATS = ("onnx", "openvino")
 
 def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_names) -> dict[str, str]:
     from ultralytics import YOLO
-    from ultralytics.utils.torch_utils import strip_optimizer
 
-    checkpoint = Path(checkpoint)
-    if not checkpoint.is_file():
-        raise FileNotFoundError(f"{checkpoint} does not exist")
     with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
         staged = Path(tmp) / "model.pt"
-        strip_optimizer(checkpoint, str(staged))
-        check_names(YOLO(str(staged)).names, checkpoint)
+        _stage_checkpoint(checkpoint, staged, check_names)
         _name_classes(staged)
         exported = {}
         for fmt in FORMATS:
@@ -47,6 +42,20 @@ def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_nam
         shutil.copy2(exported["onnx"], out / "model.onnx")
         shutil.copytree(exported["openvino"], out / "model_openvino")
     return {"pt": "model.pt", "onnx": "model.onnx", "openvino": "model_openvino"}
+
+
+def _stage_checkpoint(checkpoint: Path, staged: Path, check_names) -> None:
+    """``checkpoint`` without its optimizer at ``staged``; FileNotFoundError or ValueError unless it is an ultralytics
+    checkpoint whose classes ``check_names`` accepts."""
+    from ultralytics import YOLO
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    checkpoint = Path(checkpoint)
+    if not checkpoint.is_file():
+        raise FileNotFoundError(f"{checkpoint} does not exist")
+    if not strip_optimizer(checkpoint, str(staged)):  # {}, with a warning only, for a file that is none
+        raise ValueError(f"{checkpoint} is not an ultralytics checkpoint (.pt)")
+    check_names(YOLO(str(staged)).names, checkpoint)
 
 
 def _name_classes(staged: Path) -> None:
@@ -91,9 +100,15 @@ def export_two_stage(
     tiles the classifier doubts (meta classifier.ensemble and ensemble_below)."""
     configure_offline()
     use_all_cores()
+    if len(extra_classifiers) > 8:
+        raise ValueError(f"at most 8 extra classifiers, not {len(extra_classifiers)}")
+    checks = [(detector, _check_detector_names)] + [(c, _check_classifier_names) for c in (classifier, *extra_classifiers)]
+    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:  # each checkpoint, before anything is written
+        for n, (checkpoint, check_names) in enumerate(checks):
+            _stage_checkpoint(checkpoint, Path(tmp) / f"{n}.pt", check_names)
     model_dir = Path(model_dir)
-    model_dir.mkdir(parents=True, exist_ok=True)
     characters = _carry_characters(characters_from, model_dir)  # before the exports: a bad source fails fast
+    model_dir.mkdir(parents=True, exist_ok=True)
     meta = {
         "design": DESIGN,
         "version": version,
@@ -133,8 +148,6 @@ def export_classifier(checkpoint: Path, out: Path, imgsz: int) -> dict[str, str]
 
 def _export_ensemble(checkpoints: Sequence[Path], model_dir: Path, imgsz: int) -> dict:
     """classifier_2/, classifier_3/, ... of the checkpoints (stale ones of an earlier export removed); their meta entry."""
-    if len(checkpoints) > 8:
-        raise ValueError(f"at most 8 extra classifiers, not {len(checkpoints)}")
     for stale in ensemble_folders(model_dir):
         shutil.rmtree(stale)
     names = [f"classifier_{n}" for n in range(2, len(checkpoints) + 2)]
