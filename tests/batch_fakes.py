@@ -63,3 +63,14 @@ def pixel_scorer(config: ScorerConfig):
 
 def unbuildable_scorer(config: ScorerConfig):
     raise RuntimeError("no model here")
+
+
+def checked_unbuildable_scorer(config: ScorerConfig):
+    raise RuntimeError("no model here")
+
+
+def _no_model(config: ScorerConfig) -> None:
+    raise FileNotFoundError(f"no model at {config.model_dir}")
+
+
+checked_unbuildable_scorer.preflight = _no_model

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image
+from typer.testing import CliRunner
 from batch_archive import BAD_FILES, BAD_SIDECAR_PHOTO, DUPLICATE, GOOD_PHOTOS, SIDECAR, SIDECAR_PHOTO, make_archive
 from batch_fakes import FAKE_MODEL_VERSION
 
@@ -21,6 +22,8 @@ from mjsnap.batch.journal import JournalError, JournalWriter, iter_records, late
 from mjsnap.batch.progress import BatchProgress
 from mjsnap.batch.records import PhotoRecord, content_of
 from mjsnap.batch.runner import BatchError, BatchSettings, run_batch
+from mjsnap.batch.scorers import ScorerSpecError
+from mjsnap.cli import app
 
 FAKE = "batch_fakes:pixel_scorer"
 
@@ -380,6 +383,28 @@ def test_workers_that_cannot_start_stop_the_run(tmp_path: Path, archive: Path, w
     with pytest.raises(BatchError, match="could not be built: .*no model here"):
         run_batch(settings(tmp_path, archive, workers=workers, scorer="batch_fakes:unbuildable_scorer"))
     assert {r["status"] for r in iter_records(tmp_path / "results.jsonl")} <= {"error", "duplicate"}
+
+
+@pytest.mark.parametrize("resume", [False, True])
+def test_a_scorer_whose_preflight_fails_stops_the_run_before_out_is_touched(tmp_path: Path, archive: Path,
+                                                                            resume: bool) -> None:
+    out = tmp_path / "results.jsonl"
+    if resume:
+        run_batch(settings(tmp_path, archive))
+    before = out.read_bytes() if resume else None
+    with pytest.raises(ScorerSpecError, match=r"could not be built: no model at /nowhere"):
+        run_batch(settings(tmp_path, archive, scorer="batch_fakes:checked_unbuildable_scorer", model_dir="/nowhere",
+                           resume=resume))
+    # the archive's duplicates and bad sidecar would have been recorded before the workers failed to start
+    assert (out.read_bytes() if out.exists() else None) == before
+
+
+def test_batch_with_a_missing_model_writes_no_results_file(tmp_path: Path, archive: Path) -> None:
+    out = tmp_path / "results.jsonl"
+    result = CliRunner().invoke(app, ["batch", str(archive), "--rules", "weinan", "--out", str(out), "--no-progress",
+                                      "--model", str(tmp_path / "no-model")])
+    assert result.exit_code == 2 and "no model directory at" in result.output
+    assert not out.exists()
 
 
 def test_csv_summary_and_report(tmp_path: Path, archive: Path) -> None:

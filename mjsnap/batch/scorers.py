@@ -2,6 +2,8 @@
 
 A factory takes a ScorerConfig and returns a PhotoScorer; it is called once per worker process (or Ray actor),
 so the model is loaded once per worker. The default is the mjsnap pipeline; tests and users may plug in others.
+A factory may carry a ``preflight(config)`` that raises, cheaply, when the factory could not be built: the batch
+calls it before it opens the results file, so a run that cannot start leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -60,6 +62,17 @@ def build_scorer(spec: str, config: ScorerConfig) -> PhotoScorer:
     return load_factory(spec)(config)
 
 
+def preflight(spec: str, config: ScorerConfig) -> None:
+    """ScorerSpecError when the factory's own preflight says it could not be built (see the module's docstring)."""
+    check = getattr(load_factory(spec), "preflight", None)
+    if check is None:
+        return
+    try:
+        check(config)
+    except Exception as exc:  # noqa: BLE001 - whatever it is, no photo could be scored
+        raise ScorerSpecError(f"the per-photo function {spec} could not be built: {exc}") from exc
+
+
 def outcome_from_pipeline(result: dict[str, Any]) -> PhotoOutcome:
     """``mjsnap.pipeline.score_photo``'s JSON as a PhotoOutcome; a photo it could not read raises PhotoError."""
     read = result.get("read")
@@ -115,3 +128,13 @@ def pipeline_scorer(config: ScorerConfig) -> PhotoScorer:
         return outcome_from_pipeline(result)
 
     return score
+
+
+def _model_is_there(config: ScorerConfig) -> None:
+    from mjsnap.paths import MODELS_DIR
+    from vision.detector import read_meta
+
+    read_meta(Path(config.model_dir) if config.model_dir else MODELS_DIR / "current")
+
+
+pipeline_scorer.preflight = _model_is_there  # a missing model directory or a damaged meta.json
