@@ -274,12 +274,17 @@ def test_weinan_missing_suit_is_prefilled_from_the_tiles(app):
 
 
 @pytest.mark.parametrize(
-    ("lang", "expected"),
-    [("zh", "牌写错了：第 4 个字符“x”不对"), ("en", "The tiles are not valid at character 4 “x”")],
+    ("lang", "tiles", "win", "expected"),
+    [
+        ("zh", "123x", "", "牌写错了：第 4 个字符“x”不对"),
+        ("en", "123x", "", "The tiles are not valid at character 4 “x”"),
+        ("zh", "1111111111111111m", "", "牌写错了：1m 写了 16 张，一种牌只有 4 张"),  # typed as one tile too many
+        ("en", "123m456m789m234s5s", "55555z", "The tiles are not valid: 5 copies of 5z, a set has only 4"),
+    ],
 )
-def test_bad_typed_tiles_are_explained(app, lang, expected):
+def test_bad_typed_tiles_are_explained(app, lang, tiles, win, expected):
     app.radio(key="lang").set_value(lang)
-    type_hand(app, "123x", "")
+    type_hand(app, tiles, win)
     assert app.error[0].value.startswith(expected)
 
 
@@ -353,6 +358,8 @@ def test_not_a_win_says_why_in_the_page_language(app, lang, expected):
         ("en", '{"大对子+天胡": 9', "A rule option is not valid: not valid JSON (Expecting ',' delimiter"),
         ("zh", '{"大对子+天胡": "九"}', "规则选项有误：选项的值不对（番数表的特别值：牌型名 → 整数）"),
         ("en", '{"大对子+天胡": "九"}', "A rule option is not valid: bad option value: weinan.table_overrides"),
+        ("zh", "[" * 100_000, '规则选项有误：这个选项要写成 JSON，如 {"大对子+天胡": 9}'),  # nested past Python's limit
+        ("en", "[" * 100_000, "A rule option is not valid: not valid JSON (maximum recursion depth exceeded"),
     ],
 )
 def test_a_bad_rule_option_json_says_why_in_the_page_language(app, lang, text, expected):

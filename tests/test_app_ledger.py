@@ -113,6 +113,11 @@ def _csv_with_bad_dealer() -> bytes:
     return (header + "\n" + row.replace("1,xian,0,", "1,xian,x,", 1) + "\n").encode()
 
 
+def _csv_with_huge_field() -> bytes:
+    """A field past the csv module's size limit (131072 characters): it refuses the file before any row."""
+    return (Ledger().to_csv() + "1," + "x" * 200_000 + "\n").encode()
+
+
 @pytest.mark.parametrize(
     ("lang", "csv_bytes", "expected"),
     [
@@ -121,6 +126,8 @@ def _csv_with_bad_dealer() -> bytes:
         ("zh", _csv_with_bad_dealer(), "CSV 不能导入：第 2 行：应该是整数的地方写了别的"),
         ("en", _csv_with_bad_dealer(), "The CSV cannot be imported: line 2: dealer 'x' is not a whole number"),
         ("zh", "hand,赢家\n".encode("utf-16"), "CSV 不能导入：文件不是 UTF-8 文本"),
+        ("zh", _csv_with_huge_field(), "CSV 不能导入：文件不是记分表导出的 CSV 格式"),
+        ("en", _csv_with_huge_field(), "The CSV cannot be imported: not a ledger CSV (field larger than field limit"),
     ],
 )
 def test_a_bad_csv_is_refused_in_the_page_language(app, lang, csv_bytes, expected):

@@ -97,7 +97,7 @@ def rule_options(ruleset: str, t, lang: str) -> tuple[RuleOptions | None, str | 
                 if value != getattr(defaults, name):
                     overrides[f"{section}.{name}"] = value
         return RuleOptions().with_overrides(overrides), None
-    except json.JSONDecodeError as exc:
+    except (json.JSONDecodeError, RecursionError) as exc:  # RecursionError: brackets nested past Python's limit
         return None, t("bad_option", detail=explain("option_not_json", lang, f"not valid JSON ({exc})"))
     except OptionError as exc:
         return None, t("bad_option", detail=explain("option_bad_value", lang, str(exc)))

@@ -283,7 +283,8 @@ def from_read(read) -> Draft:
 
 
 def from_text(concealed: str, win: str | None = None) -> Draft:
-    """A Draft typed by hand (no photo): ``123m456p...`` and an optional winning tile; raises TileParseError."""
+    """A Draft typed by hand (no photo): ``123m456p...`` and an optional winning tile; raises TileParseError, or
+    TooManyCopiesError for a fifth copy of a tile."""
     tiles = [DraftTile(k, "hand") for k in parse_tiles(concealed)]
     if win:
         tiles += [DraftTile(k, "win") for k in parse_tiles(win)[:1]]

@@ -42,6 +42,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bad_tiles": ("牌写错了（写法如 123m456p789s11z，字牌 1z-7z = 东南西北中发白）", "The tiles are not valid: {detail}"),
     "bad_tile_at": ("牌写错了：第 {n} 个字符“{char}”不对（写法如 123m456p789s11z）",
                     "The tiles are not valid at character {n} “{char}” (write them like 123m456p789s11z)"),
+    "typed_too_many": ("牌写错了：{tile} 写了 {n} 张，一种牌只有 4 张",
+                       "The tiles are not valid: {n} copies of {tile}, a set has only 4"),
     "no_model": (
         "没有找到识别模型（{path}）。可以手动输入牌。",
         "No recognition model found in {path} ({detail}). You can type the tiles instead.",
@@ -161,6 +163,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "import_csv": ("导入 CSV", "Import CSV"),
     "imported": ("已导入 {n} 局", "Imported {n} hands"),
     "bad_csv": ("CSV 不能导入：{detail}", "The CSV cannot be imported: {detail}"),
+    "csv_malformed": ("文件不是记分表导出的 CSV 格式", "not a ledger CSV ({detail})"),
     "csv_line": ("第 {line} 行：{detail}", "line {line}: {detail}"),
     "ledger_error": ("不能记入：{detail}", "Cannot record: {detail}"),
     "empty_ledger": ("还没有记录。算完分后点“记入记分表”。", "No hands yet. After scoring, press “Add to the ledger”."),
@@ -197,6 +200,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lp_dataset": ("标注保存到（数据集文件夹）", "Save labels into (dataset folder)"),
     "lp_no_photos": ("这个文件夹里没有照片", "No photos in this folder"),
     "lp_no_folder": ("没有这个文件夹：{folder}", "No such folder: {folder}"),
+    "lp_no_dataset": ("请填写标注保存到哪个数据集文件夹", "Name the dataset folder the labels are saved into"),
+    "lp_folder_unreadable": ("打不开这个文件夹：{folder}", "Cannot open the folder {folder}: {detail}"),
+    "lp_bad_dataset": ("不能用这个数据集文件夹：{detail}", "Cannot use this dataset folder: {detail}"),
     "lp_photo": ("照片", "Photo"),
     "lp_progress": ("已完成 {done} / {total}", "{done} of {total} done"),
     "lp_from_saved": ("已保存的标注（{split}）", "saved label ({split})"),
@@ -314,11 +320,12 @@ def ledger_problem(exc: LedgerError, lang: str) -> str:
     return tr(lang)("csv_line", line=exc.line, detail=text) if exc.line is not None else text
 
 
-def label_problem(exc: LabelError | OSError, lang: str) -> str:
+def label_problem(exc: LabelError | OSError | ValueError, lang: str) -> str:
     """Why a label was not saved or read, in the page language: mjsnap.labels' message in English (it names the
     box, line or path), the code's sentence in Chinese, after the table row or the file it concerns."""
     if isinstance(exc, LabelError):
         text = explain(exc.code, lang, str(exc))
         return tr(lang)("lp_box_problem", n=exc.box, detail=text) if exc.box is not None and lang != "en" else text
     text = explain("label_file_error", lang, str(exc))
-    return f"{text}：{exc.filename}" if exc.filename and lang != "en" else text
+    filename = getattr(exc, "filename", None)  # an OSError's; a label that is not text, a path with a NUL have none
+    return f"{text}：{filename}" if filename and lang != "en" else text

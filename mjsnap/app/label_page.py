@@ -75,7 +75,7 @@ def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tup
     if split is not None:
         try:
             return rows_from_boxes(dataset.load(name, split)), t("lp_from_saved", split=pick(SPLIT_NAMES[split], lang))
-        except (LabelError, OSError) as exc:  # a damaged label: start over from the model, and say so
+        except (LabelError, OSError, UnicodeDecodeError) as exc:  # a damaged label: start over from the model, say so
             broken = t("lp_damaged", path=dataset.label_path(name, split), detail=label_problem(exc, lang))
     else:
         broken = None
@@ -180,18 +180,30 @@ def show(t, lang: str) -> None:
     lp = _state()
     folder = Path(st.text_input(t("lp_folder"), key="lp_folder"))
     st.session_state.setdefault("lp_dataset", str(corrections.labels_dir()))  # not value=: state.keep_inputs sets it
-    dataset = LabelDataset(st.text_input(t("lp_dataset"), key="lp_dataset"))
-    given = str(folder) not in ("", ".")
-    if given and not folder.is_dir():  # a typo, not an empty folder: say which
-        st.warning(t("lp_no_folder", folder=folder))
+    dataset_field = st.text_input(t("lp_dataset"), key="lp_dataset")
+    if not dataset_field.strip():  # else labels would land in the server's working folder, or one named " "
+        st.warning(t("lp_no_dataset"))
         return
-    photos = list_photos(folder) if given else []
+    dataset = LabelDataset(dataset_field)
+    given = str(folder) not in ("", ".")
+    try:
+        if given and not folder.is_dir():  # a typo, not an empty folder: say which
+            st.warning(t("lp_no_folder", folder=folder))
+            return
+        photos = list_photos(folder) if given else []
+    except OSError as exc:  # a name too long, a folder that may not be read
+        st.warning(t("lp_folder_unreadable", folder=folder, detail=exc.strerror or exc))
+        return
     if not photos:
         st.info(t("lp_no_photos"))
         return
     names = photo_names(photos)
     lp["index"] = min(lp["index"], len(photos) - 1)
-    done = {n for n in names if n in lp["done"] or dataset.find(n) in ("train", "val")}
+    try:
+        done = {n for n in names if n in lp["done"] or dataset.find(n) in ("train", "val")}
+    except (LabelError, OSError, ValueError) as exc:  # a dataset path too long or with a NUL, a link out of it
+        st.warning(t("lp_bad_dataset", detail=label_problem(exc, lang)))
+        return
     st.progress(len(done) / len(photos), text=t("lp_progress", done=len(done), total=len(photos)))
     with st.container(horizontal=True):
         st.button(t("lp_prev"), key="lp_prev", on_click=_move, args=(-1, len(photos)))
@@ -199,11 +211,15 @@ def show(t, lang: str) -> None:
     index = lp["index"]
     path, name = photos[index], names[index]
     st.caption(f"{t('lp_photo')} {index + 1}/{len(photos)}: {path.name}" + (" ✅" if name in done else ""))
+    try:
+        image = upright(path)
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):  # damaged: the others stay a tap away
+        st.error(t("not_an_image", name=path.name))
+        return
     if name not in lp["rows"]:
         lp["rows"][name], lp["notes"][name] = initial_rows(dataset, name, path, lang)
         lp["base"][name] = lp["rows"][name]
     st.caption(lp["notes"][name])
-    image = upright(path)
     selector, picture = st.container(), st.empty()  # filled after the table, which holds this run's edits
     st.caption(t("lp_table_help"))
     edited = st.data_editor(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+
 import pandas as pd
 import streamlit as st
 
@@ -52,6 +54,9 @@ def _import(t, lang: str) -> None:
         return
     except LedgerError as exc:
         _notice("error", t("bad_csv", detail=ledger_problem(exc, lang)))
+        return
+    except csv.Error as exc:  # the csv module's own refusal, e.g. a field past its size limit: no ledger export
+        _notice("error", t("bad_csv", detail=t("csv_malformed", detail=str(exc))))
         return
     state.set_ledger(ledger)
     for seat, name in enumerate(ledger.players):

@@ -9,7 +9,7 @@ import streamlit as st
 
 from mjsnap.app import state, uploader
 from mjsnap.app.draft import from_text
-from scoring.tiles import TileParseError
+from scoring.tiles import TileParseError, TooManyCopiesError, format_compact
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
 UPLOAD_TYPES = ["jpg", "jpeg", "png", "webp", "heic", "heif"]
@@ -41,6 +41,9 @@ def _from_text() -> None:
             st.session_state.typed_error = ("bad_tile_at", {"n": at + 1, "char": text[at]})
         else:
             st.session_state.typed_error = ("bad_tiles", {"detail": str(exc)})
+        return
+    except TooManyCopiesError as exc:  # 11111m: a typo as much as a wrong letter
+        st.session_state.typed_error = ("typed_too_many", {"tile": format_compact([exc.kind]), "n": exc.count})
         return
     state.new_photo(None)
     state.set_draft(draft, origin=True)
