@@ -280,6 +280,8 @@ def test_weinan_missing_suit_is_prefilled_from_the_tiles(app):
         ("en", "123x", "", "The tiles are not valid at character 4 “x”"),
         ("zh", "1111111111111111m", "", "牌写错了：1m 写了 16 张，一种牌只有 4 张"),  # typed as one tile too many
         ("en", "123m456m789m234s5s", "55555z", "The tiles are not valid: 5 copies of 5z, a set has only 4"),
+        ("zh", "123m456m789m234s5s", "5s5s", "赢牌只写一张（如 5s），这里写了 2 张"),
+        ("en", "123m456m789m234s5s", "5s6s", "The winning tile is one tile (e.g. 5s), not 2"),
     ],
 )
 def test_bad_typed_tiles_are_explained(app, lang, tiles, win, expected):

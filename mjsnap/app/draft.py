@@ -282,11 +282,22 @@ def from_read(read) -> Draft:
     return Draft(tuple(tiles[i] for i in order), tuple(meld_types))
 
 
+class WinTileCountError(ValueError):
+    """More than one tile typed as the winning tile."""
+
+    def __init__(self, count: int):
+        super().__init__(f"the winning tile is one tile, not {count}")
+        self.count = count
+
+
 def from_text(concealed: str, win: str | None = None) -> Draft:
-    """A Draft typed by hand (no photo): ``123m456p...`` and an optional winning tile; raises TileParseError, or
-    TooManyCopiesError for a fifth copy of a tile."""
+    """A Draft typed by hand (no photo): ``123m456p...`` and an optional winning tile; raises TileParseError,
+    TooManyCopiesError for a fifth copy of a tile, or WinTileCountError."""
     tiles = [DraftTile(k, "hand") for k in parse_tiles(concealed)]
     if win:
-        tiles += [DraftTile(k, "win") for k in parse_tiles(win)[:1]]
+        won = parse_tiles(win)
+        if len(won) > 1:  # "5s5s" or a hand pasted into the wrong field: which one was meant cannot be guessed
+            raise WinTileCountError(len(won))
+        tiles += [DraftTile(k, "win") for k in won]
     return Draft(tuple(tiles))
 

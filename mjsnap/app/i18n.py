@@ -42,6 +42,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "bad_tiles": ("牌写错了（写法如 123m456p789s11z，字牌 1z-7z = 东南西北中发白）", "The tiles are not valid: {detail}"),
     "bad_tile_at": ("牌写错了：第 {n} 个字符“{char}”不对（写法如 123m456p789s11z）",
                     "The tiles are not valid at character {n} “{char}” (write them like 123m456p789s11z)"),
+    "one_win_tile": ("赢牌只写一张（如 5s），这里写了 {n} 张", "The winning tile is one tile (e.g. 5s), not {n}"),
     "typed_too_many": ("牌写错了：{tile} 写了 {n} 张，一种牌只有 4 张",
                        "The tiles are not valid: {n} copies of {tile}, a set has only 4"),
     "no_model": (

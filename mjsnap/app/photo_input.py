@@ -8,7 +8,7 @@ from pathlib import Path
 import streamlit as st
 
 from mjsnap.app import state, uploader
-from mjsnap.app.draft import from_text
+from mjsnap.app.draft import WinTileCountError, from_text
 from scoring.tiles import TileParseError, TooManyCopiesError, format_compact
 
 SAMPLES_DIR = Path(__file__).parent / "samples"
@@ -44,6 +44,9 @@ def _from_text() -> None:
         return
     except TooManyCopiesError as exc:  # 11111m: a typo as much as a wrong letter
         st.session_state.typed_error = ("typed_too_many", {"tile": format_compact([exc.kind]), "n": exc.count})
+        return
+    except WinTileCountError as exc:
+        st.session_state.typed_error = ("one_win_tile", {"n": exc.count})
         return
     state.new_photo(None)
     state.set_draft(draft, origin=True)
