@@ -238,3 +238,17 @@ def test_the_chinese_ledger_page_says_nothing_in_english(app):
     run(app)
     assert len(app.dataframe[0].value) == 2
     assert_no_english(app)
+
+
+@pytest.mark.parametrize(("lang", "players", "columns"), [
+    ("zh", ("庄家", "赢家", "丙", "丁"), ["局", "规则", "庄家", "赢家", "庄家 (座位 0)", "赢家 (座位 1)", "丙", "丁"]),
+    ("en", ("Hand", "B", "C", "D"), ["Hand", "Rules", "Dealer", "Winner", "Hand (Seat 0)", "B", "C", "D"]),
+])
+def test_a_player_named_like_a_column_keeps_their_own_column(lang, players, columns):
+    from mjsnap.app.i18n import tr
+    from mjsnap.app.ledger_page import hands_table
+
+    ledger = Ledger().rename(players).record(ruleset="xian", winners=[0], discarder=1, deltas=(3, -3, 0, 0))
+    table = hands_table(ledger, tr(lang), lang)
+    assert list(table.columns) == columns
+    assert table.iloc[0][columns[2]] == players[0] and table.iloc[0][columns[4]] == "+3 → 3"

@@ -75,7 +75,9 @@ def hands_table(ledger: Ledger, t, lang: str) -> pd.DataFrame:
             t("winner"): t("drawn") if hand.drawn else "、".join(ledger.players[w] for w in hand.winners),
         }
         for seat, name in enumerate(ledger.players):
-            row[name] = f"{hand.deltas[seat]:+d} → {totals[seat]}"
+            # a player named like a heading ("庄家") would overwrite that column: name the seat beside it
+            column = f"{name} ({t('seat_n', n=seat)})" if name in row else name
+            row[column] = f"{hand.deltas[seat]:+d} → {totals[seat]}"
         rows.append(row)
     return pd.DataFrame(rows)
 
