@@ -4,6 +4,7 @@ test-artifacts/ (git-ignored)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -242,7 +243,12 @@ def test_the_uploaders_speak_the_pages_language(page, nav, key, button, limits):
         page.get_by_text(nav, exact=True).click()
     dropzone = f'.st-key-{key} [data-testid="stFileUploaderDropzone"]'
     page.locator(dropzone).wait_for(timeout=60_000)
-    drawn_button = _drawn_text(page, f'{dropzone} button [data-testid="stMarkdownContainer"] p')
+    button_text = f'{dropzone} button [data-testid="stMarkdownContainer"] p'
+    # st.html sanitizes and inserts the style rule a moment after the uploader appears (on a busy machine, later)
+    with contextlib.suppress(sync_api.TimeoutError):
+        page.wait_for_function("(s) => getComputedStyle(document.querySelector(s)).fontSize === '0px'", arg=button_text,
+                               timeout=30_000)
+    drawn_button = _drawn_text(page, button_text)
     drawn_limits = _drawn_text(page, f'{dropzone} [data-testid="stFileUploaderDropzoneInstructions"] span')
     assert drawn_button == {"size": "0px", "after": button}
     assert drawn_limits == {"size": "0px", "after": limits}
