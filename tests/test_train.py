@@ -412,3 +412,26 @@ def test_map_is_high_for_perfect_and_low_for_wrong_classes():
 
 def test_label_path_follows_ultralytics_layout():
     assert ev.label_path_for(Path("/d/images/val/a.jpg")) == Path("/d/labels/val/a.txt")
+
+
+class _Converter:
+    """A model whose export fails as ultralytics' does when OpenVINO's C++ converter is interrupted, or otherwise."""
+
+    def __init__(self, error: str):
+        self.error = error
+
+    def export(self, **kwargs):
+        raise RuntimeError(self.error)
+
+
+@pytest.mark.parametrize(("error", "raised"), [
+    ("Check 'error_message.empty()' failed at src/frontends/pytorch/src/frontend.cpp:63:\n"
+     "FrontEnd API failed with GeneralFailure:\nKeyboardInterrupt: <EMPTY MESSAGE>", KeyboardInterrupt),
+    ("Exception from src/core/src/runtime/itensor.cpp: unsupported op", RuntimeError),
+])
+def test_an_interrupted_conversion_stops_as_ctrl_c_does(error, raised):
+    from vision.export import exported
+
+    with pytest.raises(raised) as caught:
+        exported(_Converter(error), format="openvino")
+    assert caught.type is raised

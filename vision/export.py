@@ -40,6 +40,18 @@ def check_detector_checkpoint(checkpoint: Path) -> None:
     check_checkpoint_classes(checkpoint, model.names, guess_model_task(model))
 
 
+def exported(model, **kwargs) -> Path:
+    """``model.export(**kwargs)``'s output path. Ctrl-C (or SIGTERM, which mjsnap turns into one) that lands inside
+    OpenVINO's converter comes out of its C++ as a RuntimeError naming KeyboardInterrupt: it is raised as the
+    KeyboardInterrupt it was, so the command stops as on any other Ctrl-C instead of with a traceback."""
+    try:
+        return Path(model.export(**kwargs))
+    except RuntimeError as exc:
+        if "KeyboardInterrupt" in str(exc):
+            raise KeyboardInterrupt from None
+        raise
+
+
 def write_meta(model_dir: Path, *, version: str, imgsz: int, train_command: str, data: Any, metrics: dict) -> Path:
     meta = {
         "version": version,
@@ -86,7 +98,7 @@ def export_model_dir(
         for fmt in formats:
             # Fixed imgsz (the detector letterboxes to meta.json's imgsz); OpenVINO stores FP16 weights, runs FP32 on a CPU.
             kwargs = {"simplify": True} if fmt == "onnx" else {"half": True}  # FP16 weights: half the size
-            outputs[fmt] = Path(YOLO(str(staged)).export(format=fmt, imgsz=imgsz, device="cpu", **kwargs))
+            outputs[fmt] = exported(YOLO(str(staged)), format=fmt, imgsz=imgsz, device="cpu", **kwargs)
         model_dir.mkdir(parents=True, exist_ok=True)
         for old in ("model.pt", "model.onnx", "model_openvino"):
             target = model_dir / old

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.tiles import CLASS_NAMES
+from vision.export import exported
 from vision.train import configure_offline, use_all_cores
 from vision.twostage.backend import DESIGN, ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR, OPENVINO_PRECISION, ensemble_folders
 from vision.twostage.characters import FILE as CHARACTER_FILE
@@ -31,16 +32,16 @@ def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_nam
         staged = Path(tmp) / "model.pt"
         _stage_checkpoint(checkpoint, staged, check_names)
         _name_classes(staged)
-        exported = {}
+        outputs = {}
         for fmt in FORMATS:
             kwargs = {"simplify": True} if fmt == "onnx" else {"half": False}
-            exported[fmt] = Path(YOLO(str(staged)).export(format=fmt, imgsz=imgsz, batch=batch, device="cpu", **kwargs))
+            outputs[fmt] = exported(YOLO(str(staged)), format=fmt, imgsz=imgsz, batch=batch, device="cpu", **kwargs)
         if out.exists():
             shutil.rmtree(out)
         out.mkdir(parents=True)
         shutil.copy2(staged, out / "model.pt")
-        shutil.copy2(exported["onnx"], out / "model.onnx")
-        shutil.copytree(exported["openvino"], out / "model_openvino")
+        shutil.copy2(outputs["onnx"], out / "model.onnx")
+        shutil.copytree(outputs["openvino"], out / "model_openvino")
     return {"pt": "model.pt", "onnx": "model.onnx", "openvino": "model_openvino"}
 
 
