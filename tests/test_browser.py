@@ -179,8 +179,16 @@ def test_page_and_language_switches_keep_the_choices_made(page):
     page.get_by_text("玩家名字", exact=True).click()
     page.get_by_label("座位 0").fill("阿明")
     page.get_by_label("座位 0").press("Enter")
-    page.get_by_role("button", name="改名").click()  # still on the ledger page, the name typed still there
-    page.get_by_text("下一局庄家：阿明").wait_for(timeout=60_000)
+    # still on the ledger page, the name typed still there. On a loaded machine a click that lands while the rerun
+    # of the Enter is drawn can be lost (1 run in 6 under load); renaming again to the same names changes nothing.
+    for attempt in range(3):
+        page.get_by_role("button", name="改名").click()
+        try:
+            page.get_by_text("下一局庄家：阿明").wait_for(timeout=30_000)
+            break
+        except sync_api.TimeoutError:
+            if attempt == 2:
+                raise
     page.get_by_text("📷 算分", exact=True).click()  # the hand's context was kept, and is shown, after the visit
     page.get_by_text("阿明 得 +6 分").wait_for(timeout=60_000)
     assert page.get_by_role("combobox", name="规则").input_value() == "西安麻将"
