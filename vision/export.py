@@ -40,6 +40,20 @@ def check_detector_checkpoint(checkpoint: Path) -> None:
     check_checkpoint_classes(checkpoint, model.names, guess_model_task(model))
 
 
+def stage_checkpoint(checkpoint: Path, staged: Path):
+    """``checkpoint`` without its optimizer at ``staged``, loaded as an ultralytics YOLO model; FileNotFoundError or
+    ValueError unless it is an ultralytics checkpoint."""
+    from ultralytics import YOLO
+    from ultralytics.utils.torch_utils import strip_optimizer
+
+    checkpoint = Path(checkpoint)
+    if not checkpoint.is_file():
+        raise FileNotFoundError(f"{checkpoint} does not exist")
+    if not strip_optimizer(checkpoint, str(staged)):  # {}, with a warning only, for a file that is none
+        raise ValueError(f"{checkpoint} is not an ultralytics checkpoint (.pt)")
+    return YOLO(str(staged))
+
+
 def exported(model, **kwargs) -> Path:
     """``model.export(**kwargs)``'s output path. Ctrl-C (or SIGTERM, which mjsnap turns into one) that lands inside
     OpenVINO's converter comes out of its C++ as a RuntimeError naming KeyboardInterrupt: it is raised as the
@@ -80,19 +94,13 @@ def export_model_dir(
 ) -> Path:
     """Write model.pt (optimizer stripped, FP16), the exports and meta.json into model_dir (replacing what was there)."""
     configure_offline()
-    checkpoint = Path(checkpoint)
-    if not checkpoint.is_file():
-        raise FileNotFoundError(f"{checkpoint} does not exist")
     use_all_cores()
     from ultralytics import YOLO
-    from ultralytics.utils.torch_utils import strip_optimizer
 
     model_dir = Path(model_dir)
     with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
         staged = Path(tmp) / "model.pt"
-        if not strip_optimizer(checkpoint, str(staged)):  # {}, with a warning only, for a file that is none
-            raise ValueError(f"{checkpoint} is not an ultralytics checkpoint (.pt)")
-        model = YOLO(str(staged))
+        model = stage_checkpoint(checkpoint, staged)
         check_checkpoint_classes(checkpoint, model.names, model.task)
         outputs: dict[str, Path] = {}
         for fmt in formats:

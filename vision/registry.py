@@ -26,7 +26,8 @@ from mjsnap.labels import write_atomic
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
 from vision.twostage.backend import STAGES, ensemble_folders
-from vision.detector import QUANTIZED_FOLDER, read_meta as check_meta
+from vision.detector import QUANTIZED_FOLDER
+from vision.detector import read_meta as validated_meta
 
 REGISTRY_FILE = "registry.json"
 CURRENT = "current"
@@ -343,7 +344,7 @@ def candidate_model_dir(candidate: Path, out: Path) -> Path:
         if not (candidate / "meta.json").is_file():
             raise RegistryError(f"{candidate} is a folder without meta.json: not a model directory (a training "
                                 "checkpoint is RUN/weights/best.pt)")
-        check_meta(candidate)  # a damaged meta.json is named, not only json's complaint
+        validated_meta(candidate)  # a damaged meta.json is named, not only json's complaint
         return candidate
     if candidate.suffix != ".pt" or not candidate.is_file():
         raise RegistryError(f"{candidate} is neither a model directory (meta.json) nor a training checkpoint .pt")

@@ -22,7 +22,7 @@ from mjsnap.batch.discovery import discover
 from mjsnap.batch.errors import BatchError
 from mjsnap.batch.journal import JournalWriter, TailRepair, iter_records, repair_tail
 from mjsnap.batch.records import PhotoRecord
-from mjsnap.batch.scorers import DEFAULT_SCORER, ScorerConfig, load_factory, preflight
+from mjsnap.batch.scorers import DEFAULT_SCORER, ScorerConfig, preflight
 from mjsnap.batch.work import PhotoTask
 
 HASH_CHUNK = 1 << 20
@@ -214,8 +214,7 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int, int], None]
         raise BatchError("--retry-errors scores the error records of --out again: it needs --resume")
     if settings.resume and settings.overwrite:  # guessing either way could throw away a long run's records
         raise BatchError("--resume continues --out and --overwrite starts it afresh: pass only one of them")
-    load_factory(settings.scorer)  # a bad --scorer fails here, not once per worker
-    preflight(settings.scorer, settings.scorer_config())  # and a missing model, before --out is opened
+    preflight(settings.scorer, settings.scorer_config())  # a bad --scorer or a missing model: here, before --out
     stats = RunStats()
     photos = discover(settings.inputs)
     out = settings.out.resolve()

@@ -63,7 +63,8 @@ def build_scorer(spec: str, config: ScorerConfig) -> PhotoScorer:
 
 
 def preflight(spec: str, config: ScorerConfig) -> None:
-    """ScorerSpecError when the factory's own preflight says it could not be built (see the module's docstring)."""
+    """ScorerSpecError when ``spec`` names no factory, or the factory's own preflight says it could not be built
+    (see the module's docstring)."""
     check = getattr(load_factory(spec), "preflight", None)
     if check is None:
         return

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from scoring.tiles import CLASS_NAMES
-from vision.export import exported
+from vision.export import exported, stage_checkpoint
 from vision.train import configure_offline, use_all_cores
 from vision.twostage.backend import DESIGN, ENSEMBLE_BELOW, EXTRA_LOOKS, FACE_FLOOR, OPENVINO_PRECISION, ensemble_folders
 from vision.twostage.characters import FILE as CHARACTER_FILE
@@ -46,17 +46,9 @@ def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_nam
 
 
 def _stage_checkpoint(checkpoint: Path, staged: Path, check_names) -> None:
-    """``checkpoint`` without its optimizer at ``staged``; FileNotFoundError or ValueError unless it is an ultralytics
-    checkpoint whose classes ``check_names`` accepts."""
-    from ultralytics import YOLO
-    from ultralytics.utils.torch_utils import strip_optimizer
-
-    checkpoint = Path(checkpoint)
-    if not checkpoint.is_file():
-        raise FileNotFoundError(f"{checkpoint} does not exist")
-    if not strip_optimizer(checkpoint, str(staged)):  # {}, with a warning only, for a file that is none
-        raise ValueError(f"{checkpoint} is not an ultralytics checkpoint (.pt)")
-    check_names(YOLO(str(staged)).names, checkpoint)
+    """``checkpoint`` staged as vision.export.stage_checkpoint stages it; ValueError unless ``check_names`` accepts
+    its classes."""
+    check_names(stage_checkpoint(checkpoint, staged).names, checkpoint)
 
 
 def _name_classes(staged: Path) -> None:
