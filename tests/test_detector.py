@@ -116,7 +116,11 @@ def test_missing_model_directory_says_what_to_do(tmp_path: Path) -> None:
     [
         (None, "meta.json is missing"),
         ({"classes": list(CLASS_NAMES)[:34], "imgsz": 640}, "classes must be"),
-        ({"classes": list(CLASS_NAMES), "imgsz": 500}, "imgsz must be"),
+        ({"classes": list(CLASS_NAMES), "imgsz": 500}, "imgsz must be a positive integer multiple of 32, got 500"),
+        ({"classes": list(CLASS_NAMES), "imgsz": 0}, "imgsz must be .* got 0"),
+        ({"classes": list(CLASS_NAMES), "imgsz": True}, "imgsz must be .* got True"),
+        ({"classes": list(CLASS_NAMES), "imgsz": 480.0}, "imgsz must be .* got 480.0"),
+        ({"classes": list(CLASS_NAMES), "imgsz": "480"}, "imgsz must be .* got '480'"),
     ],
 )
 def test_bad_model_directory(tmp_path: Path, meta: dict | None, message: str) -> None:

@@ -237,7 +237,11 @@ def injected(monkeypatch, tmp_path):
     def fake_compare(current, candidate, data, split="val", conf=0.25, backend="auto", limit=None):
         return compare.build_comparison(reports["current"], reports["candidate"])
 
+    def fake_measure(model, data, split="val", conf=0.25, backend="auto", limit=None):
+        return reports["candidate"]
+
     monkeypatch.setattr(compare, "compare_models", fake_compare)
+    monkeypatch.setattr(compare, "measure_model", fake_measure)
     return reports
 
 
@@ -267,9 +271,20 @@ def test_promote_refuses_worse_and_accepts_better(tmp_path, injected):
     assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"
 
 
-def test_promote_into_an_empty_models_folder(tmp_path, injected):
-    result = registry.promote(model_dir(tmp_path / "cand", "first", b"w"), Path("val.yaml"), tmp_path / "models")
-    assert result.decision.accepted and result.comparison is None and result.version.id == "first"
+def test_promote_into_an_empty_models_folder_measures_the_candidate(tmp_path, injected):
+    """Nothing to compare with: the candidate is installed, and its scores on --data are recorded as a promotion's."""
+    from mjsnap.cli import app
+
+    (tmp_path / "models").mkdir()
+    injected.update(candidate=report(0.9))
+    args = ["promote", str(model_dir(tmp_path / "cand", "first", b"w")), "--data", "val.yaml"]
+    result = runner.invoke(app, [*args, "--models-dir", str(tmp_path / "models")])
+    assert result.exit_code == 0, result.output
+    assert "promoted first: there is no current model (candidate map50 0.9000)" in result.output
+    meta = json.loads((tmp_path / "models" / "current" / "meta.json").read_text())
+    assert meta["metrics"]["val.yaml:val"]["map50"] == 0.9
+    listed = registry.load(tmp_path / "models").version("first")
+    assert listed.metrics["val.yaml:val"]["map50"] == 0.9
 
 
 def test_one_stage_digest_is_that_of_model_pt(tmp_path):

@@ -81,7 +81,10 @@ def check_promotion(candidate: Path, base: Path, data: Path, models: Path, metri
         assert weights_digest(models / "current") == base_digest
         # with the fine-tuned model current, the (better) base is accepted over it, and rollback undoes that
         other = tmp_path / "models2"
+        other.mkdir()
         assert invoke("promote", candidate, "--data", data, "--models-dir", other).exit_code == 0
+        # nothing to compare with there: the candidate was measured on --data, as a promotion records it
+        assert "map50" in json.loads((other / "current" / "meta.json").read_text())["metrics"][f"{data}:val"]
         trained = weights_digest(other / "current")
         result = invoke("promote", base, "--data", data, "--metric", metric, "--models-dir", other)
         assert result.exit_code == 0 and weights_digest(other / "current") == base_digest

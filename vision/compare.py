@@ -124,11 +124,27 @@ def compare_models(
     """Evaluate both model directories on the same images with the same backend."""
     images = labelled_images(data, split, limit)
     chosen = common_backend(Path(current), Path(candidate), backend)
-    reports = []
-    for label, model_dir in (("current", current), ("candidate", candidate)):
-        predictor, _ = ev.detector_predictor(Path(model_dir), chosen)
-        reports.append(ev.evaluate(predictor, images, conf, f"{label}: {model_dir} ({chosen})", f"{data}:{split}"))
+    reports = [_evaluate(Path(model_dir), chosen, images, conf, label, f"{data}:{split}")
+               for label, model_dir in (("current", current), ("candidate", candidate))]
     return build_comparison(*reports)
+
+
+def measure_model(
+    model: Path, data: Path, split: str = "val", conf: float = 0.25, backend: str = "auto", limit: int | None = None,
+) -> ev.EvalReport:
+    """One model directory's report on one split: what promote records for a model it has nothing to compare with."""
+    images = labelled_images(data, split, limit)
+    backends = model_backends(Path(model))
+    if backend != "auto" and backend not in backends:
+        raise ValueError(f"backend {backend!r} is not available for {model} (it has: {backends})")
+    return _evaluate(Path(model), backends[0] if backend == "auto" else backend, images, conf, "candidate",
+                     f"{data}:{split}")
+
+
+def _evaluate(model_dir: Path, backend: str, images: list[ev.LabelledImage], conf: float, label: str,
+              data: str) -> ev.EvalReport:
+    predictor, _ = ev.detector_predictor(model_dir, backend)
+    return ev.evaluate(predictor, images, conf, f"{label}: {model_dir} ({backend})", data)
 
 
 def plot(comparison: Comparison, out: Path) -> Path:

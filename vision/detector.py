@@ -22,6 +22,7 @@ from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import ImageSource, LoadedImage, from_pil, read_image
+from vision.imgsz import STRIDE, is_model_imgsz
 from vision.twostage.backend import DESIGN, STAGES, TwoStageNetworks, ensemble_folders
 
 BACKENDS = ("openvino", "onnxruntime", "ultralytics")
@@ -255,8 +256,8 @@ def read_meta(model_dir: Path) -> dict:
         raise ValueError(f"{meta_path}: a model's meta.json is a JSON object, not {type(meta).__name__}")
     if meta.get("classes") != list(CLASS_NAMES):
         raise ValueError(f"{meta_path}: classes must be the {len(CLASS_NAMES)} names of classes.txt in order")
-    if not isinstance(meta.get("imgsz"), int) or meta["imgsz"] % 32:
-        raise ValueError(f"{meta_path}: imgsz must be an integer multiple of 32, got {meta.get('imgsz')!r}")
+    if not is_model_imgsz(meta.get("imgsz")):
+        raise ValueError(f"{meta_path}: imgsz must be a positive integer multiple of {STRIDE}, got {meta.get('imgsz')!r}")
     return meta
 
 

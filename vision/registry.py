@@ -212,7 +212,7 @@ def decide(candidate: float, current: float | None, metric: str = DEFAULT_METRIC
         raise ValueError(f"metric {metric!r} is not one of {', '.join(METRICS)}")
     if current is None:
         return Decision(accepted=True, metric=metric, current=None, candidate=candidate,
-                        reason="there is no current model")
+                        reason=f"there is no current model (candidate {metric} {candidate:.4f})")
     # rounded: metrics carry 4 decimals, and 0.75 - 0.70 must not come out as a gain of 0.05000000000000004
     gain = round((candidate - current) if METRICS[metric] else (current - candidate), 9)
     accepted = gain > min_gain
@@ -364,7 +364,7 @@ def promote(
     """Compare ``candidate`` with the current model on ``data`` and make it current only if it is better."""
     import tempfile
 
-    from vision.compare import compare_models, plot, resolve_data
+    from vision.compare import compare_models, measure_model, plot, resolve_data
 
     if metric not in METRICS:
         raise ValueError(f"metric {metric!r} is not one of {', '.join(METRICS)}")
@@ -382,8 +382,10 @@ def promote(
                 plot(comparison, plot_to)
             decision = promote_decision(comparison, metric, min_gain)
             metrics = {comparison.data: {k: getattr(comparison.candidate, k) for k in HEADLINE}}
-        else:
-            decision, metrics = decide(0.0, None, metric, min_gain), {}
+        else:  # nothing to compare with: the candidate is installed, measured on --data as a promotion records it
+            measured = measure_model(candidate_dir, data, split, conf, backend, limit)
+            decision = decide(float(getattr(measured, metric)), None, metric, min_gain)
+            metrics = {measured.data: {k: getattr(measured, k) for k in HEADLINE}}
         if not decision.accepted:
             return PromoteResult(decision=decision, comparison=comparison, version=None)
         meta = read_meta(candidate_dir)

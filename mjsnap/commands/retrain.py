@@ -228,7 +228,7 @@ def models(models_dir: Path = typer.Option(None, help="models folder (default mo
 
 def _check_models_dir(models_dir: Path | None) -> None:
     """A --models-dir that is not there is a typo, not an empty registry (into which promote would install the
-    candidate unmeasured, as there is no current model to compare it with)."""
+    candidate without a model to compare it with)."""
     if models_dir is not None and not models_dir.is_dir():
         typer.echo(f"error: --models-dir {models_dir}: no such folder", err=True)
         raise typer.Exit(2)

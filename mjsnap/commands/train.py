@@ -147,10 +147,11 @@ def _refuse(message: str) -> NoReturn:
 
 
 def _check_imgsz(option: str, imgsz: int) -> None:
-    """A model's image size is a positive multiple of 32 (its stride; vision.detector.read_meta refuses others):
-    checked before an export writes a model directory no reader would load."""
-    if imgsz < 32 or imgsz % 32:
-        _refuse(f"{option} {imgsz}: the image size must be a positive multiple of 32")
+    """Checked before an export writes a model directory that no reader would load (vision.imgsz's rule)."""
+    from vision.imgsz import STRIDE, is_model_imgsz
+
+    if not is_model_imgsz(imgsz):
+        _refuse(f"{option} {imgsz}: the image size must be a positive multiple of {STRIDE}")
 
 
 def _command_line(params: dict) -> str:

@@ -80,6 +80,7 @@ import numpy as np
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
 from vision.imageio import LoadedImage
+from vision.imgsz import STRIDE, is_model_imgsz
 from vision.twostage.characters import (CROP_SIZE, READ_CLASSES, CharacterReader, CharacterSettings, in_doubt,
                                         mark_checks, needs_reading, weigh, weigh_seen)
 from vision.twostage.crops import cut_tile
@@ -128,8 +129,8 @@ def ensemble_folders(model_dir: Path) -> list[Path]:
 def check_two_stage_meta(meta: dict, model_dir: Path) -> None:
     for stage in STAGES:
         part = meta.get(stage)
-        if not isinstance(part, dict) or not isinstance(part.get("imgsz"), int) or part["imgsz"] % 32:
-            raise ValueError(f"{model_dir}/meta.json: '{stage}' needs an integer imgsz, a multiple of 32")
+        if not isinstance(part, dict) or not is_model_imgsz(part.get("imgsz")):
+            raise ValueError(f"{model_dir}/meta.json: '{stage}' needs an imgsz that is a positive multiple of {STRIDE}")
     if not isinstance(meta["classifier"].get("batch"), int) or meta["classifier"]["batch"] < 1:
         raise ValueError(f"{model_dir}/meta.json: classifier.batch must be a positive integer")
     floor = meta["classifier"].get("face_floor", 0.0)

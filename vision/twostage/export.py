@@ -25,30 +25,30 @@ CLASSIFIER_BATCH = 16  # crops per classifier call; the exports have this fixed 
 FORMATS = ("onnx", "openvino")
 
 
-def _export_stage(checkpoint: Path, out: Path, imgsz: int, batch: int, check_names) -> dict[str, str]:
+def _export_stage(staged: Path, out: Path, imgsz: int, batch: int) -> dict[str, str]:
+    """A staged checkpoint (``_stage_checkpoint``) as the stage folder ``out``: model.pt, model.onnx, model_openvino/."""
     from ultralytics import YOLO
 
-    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
-        staged = Path(tmp) / "model.pt"
-        _stage_checkpoint(checkpoint, staged, check_names)
-        _name_classes(staged)
-        outputs = {}
-        for fmt in FORMATS:
-            kwargs = {"simplify": True} if fmt == "onnx" else {"half": False}
-            outputs[fmt] = exported(YOLO(str(staged)), format=fmt, imgsz=imgsz, batch=batch, device="cpu", **kwargs)
-        if out.exists():
-            shutil.rmtree(out)
-        out.mkdir(parents=True)
-        shutil.copy2(staged, out / "model.pt")
-        shutil.copy2(outputs["onnx"], out / "model.onnx")
-        shutil.copytree(outputs["openvino"], out / "model_openvino")
+    _name_classes(staged)
+    outputs = {}
+    for fmt in FORMATS:
+        kwargs = {"simplify": True} if fmt == "onnx" else {"half": False}
+        outputs[fmt] = exported(YOLO(str(staged)), format=fmt, imgsz=imgsz, batch=batch, device="cpu", **kwargs)
+    if out.exists():
+        shutil.rmtree(out)
+    out.mkdir(parents=True)
+    shutil.copy2(staged, out / "model.pt")
+    shutil.copy2(outputs["onnx"], out / "model.onnx")
+    shutil.copytree(outputs["openvino"], out / "model_openvino")
     return {"pt": "model.pt", "onnx": "model.onnx", "openvino": "model_openvino"}
 
 
-def _stage_checkpoint(checkpoint: Path, staged: Path, check_names) -> None:
+def _stage_checkpoint(checkpoint: Path, staged: Path, check_names) -> Path:
     """``checkpoint`` staged as vision.export.stage_checkpoint stages it; ValueError unless ``check_names`` accepts
     its classes."""
+    staged.parent.mkdir(parents=True, exist_ok=True)
     check_names(stage_checkpoint(checkpoint, staged).names, checkpoint)
+    return staged
 
 
 def _name_classes(staged: Path) -> None:
@@ -95,13 +95,19 @@ def export_two_stage(
     use_all_cores()
     if len(extra_classifiers) > 8:
         raise ValueError(f"at most 8 extra classifiers, not {len(extra_classifiers)}")
-    checks = [(detector, _check_detector_names)] + [(c, _check_classifier_names) for c in (classifier, *extra_classifiers)]
-    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:  # each checkpoint, before anything is written
-        for n, (checkpoint, check_names) in enumerate(checks):
-            _stage_checkpoint(checkpoint, Path(tmp) / f"{n}.pt", check_names)
     model_dir = Path(model_dir)
-    characters = _carry_characters(characters_from, model_dir)  # before the exports: a bad source fails fast
-    model_dir.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
+        # every checkpoint staged and checked before anything is written (each as model.pt in a folder of its own,
+        # so its exports are named model.onnx and model.xml); a bad recognizer source fails before the exports
+        staged_detector = _stage_checkpoint(detector, Path(tmp) / "detector" / "model.pt", _check_detector_names)
+        staged_classifiers = [_stage_checkpoint(c, Path(tmp) / f"classifier_{n}" / "model.pt", _check_classifier_names)
+                              for n, c in enumerate((classifier, *extra_classifiers), start=1)]
+        characters = _carry_characters(characters_from, model_dir)
+        model_dir.mkdir(parents=True, exist_ok=True)
+        detector_files = _export_stage(staged_detector, model_dir / "detector", detector_imgsz, 1)
+        classifier_files = _export_stage(staged_classifiers[0], model_dir / "classifier", classifier_imgsz,
+                                         CLASSIFIER_BATCH)
+        ensemble = _export_ensemble(staged_classifiers[1:], model_dir, classifier_imgsz)
     meta = {
         "design": DESIGN,
         "version": version,
@@ -109,7 +115,7 @@ def export_two_stage(
         "imgsz": detector_imgsz,
         "detector": {
             "imgsz": detector_imgsz,
-            "files": _export_stage(detector, model_dir / "detector", detector_imgsz, 1, _check_detector_names),
+            "files": detector_files,
             "openvino_precision": OPENVINO_PRECISION["detector"],
         },
         "classifier": {
@@ -121,8 +127,8 @@ def export_two_stage(
             "face_floor": FACE_FLOOR,
             "extra_looks": EXTRA_LOOKS,
             "openvino_precision": OPENVINO_PRECISION["classifier"],
-            "files": export_classifier(classifier, model_dir / "classifier", classifier_imgsz),
-            **_export_ensemble(extra_classifiers, model_dir, classifier_imgsz),
+            "files": classifier_files,
+            **ensemble,
         },
         **characters,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
@@ -136,16 +142,19 @@ def export_two_stage(
 
 def export_classifier(checkpoint: Path, out: Path, imgsz: int) -> dict[str, str]:
     """One crop classifier checkpoint as a model directory's classifier folder `out` (model.pt, ONNX, OpenVINO)."""
-    return _export_stage(checkpoint, out, imgsz, CLASSIFIER_BATCH, _check_classifier_names)
+    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
+        staged = _stage_checkpoint(checkpoint, Path(tmp) / "model.pt", _check_classifier_names)
+        return _export_stage(staged, out, imgsz, CLASSIFIER_BATCH)
 
 
-def _export_ensemble(checkpoints: Sequence[Path], model_dir: Path, imgsz: int) -> dict:
-    """classifier_2/, classifier_3/, ... of the checkpoints (stale ones of an earlier export removed); their meta entry."""
+def _export_ensemble(staged: Sequence[Path], model_dir: Path, imgsz: int) -> dict:
+    """classifier_2/, classifier_3/, ... of the staged checkpoints (stale ones of an earlier export removed); their
+    meta entry."""
     for stale in ensemble_folders(model_dir):
         shutil.rmtree(stale)
-    names = [f"classifier_{n}" for n in range(2, len(checkpoints) + 2)]
-    for name, checkpoint in zip(names, checkpoints):
-        export_classifier(checkpoint, model_dir / name, imgsz)
+    names = [f"classifier_{n}" for n in range(2, len(staged) + 2)]
+    for name, checkpoint in zip(names, staged):
+        _export_stage(checkpoint, model_dir / name, imgsz, CLASSIFIER_BATCH)
     return {"ensemble": names, "ensemble_below": ENSEMBLE_BELOW} if names else {}
 
 
