@@ -10,7 +10,7 @@ from typing import Any
 
 from collections.abc import Sequence
 
-from scoring.hand import Context, Hand, HandError, Meld
+from scoring.hand import N_SEATS, Context, Hand, HandError, Meld
 from scoring.options import RuleOptions
 from scoring.result import ScoreResult
 from scoring.settlement import Ledger
@@ -35,11 +35,10 @@ _RULES: dict[str, RuleSet] = {
 
 
 def rule_set(name: str) -> RuleSet:
-    try:
+    if isinstance(name, str) and name in _RULES:
         return _RULES[name]
-    except KeyError:
-        raise HandError(f"unknown rule set {name!r}; use one of {', '.join(RULESETS + PARTIAL_RULESETS)}",
-                        "unknown_ruleset") from None
+    raise HandError(f"unknown rule set {name!r}; use one of {', '.join(RULESETS + PARTIAL_RULESETS)}",
+                    "unknown_ruleset")
 
 
 def effective_options(ruleset: str, options: RuleOptions | None) -> RuleOptions:
@@ -85,7 +84,9 @@ def score_case(case: dict[str, Any], options: RuleOptions | None = None) -> Scor
 
 
 def invalid_input(ruleset: str, exc: HandError) -> ScoreResult:
-    return ScoreResult(ruleset=ruleset, valid=False, error=str(exc), reason=exc.code)
+    # JSON input can name the rule set with any type (5, ["weinan"]): the result still says what was given
+    return ScoreResult(ruleset=ruleset if isinstance(ruleset, str) else str(ruleset), valid=False, error=str(exc),
+                       reason=exc.code)
 
 
 def waits(hand13: Hand, ruleset: str, options: RuleOptions | None = None) -> list[dict[str, Any]]:
@@ -134,6 +135,7 @@ def kong_deltas(
     *,
     drawn: bool = False,
     after_kong_discard_winner: int | None = None,
+    dealer: int | None = None,
 ) -> list[int]:
     """Per-seat points for kongs of any player, settled on their own (a winning hand's kongs are in its result).
 
@@ -141,21 +143,31 @@ def kong_deltas(
     ``shaanxi.kong_on_draw=void`` ([A4]); Xi'an keeps them; Weinan keeps them (荒牌不荒杠).
     ``after_kong_discard_winner``: Weinan 杠后点胡, ``kongs`` are the discarder's; by default ([A15]) the winner
     does not pay for them (对胡牌的玩家来说杠不算), ``weinan.after_kong_discard_kong=all_pay`` makes them pay.
-    Raises HandError for an unknown rule set or a meld that is not a kong.
+    ``dealer``: the dealer's seat. Only Shaanxi with ``shaanxi.dealer_doubling=everything`` ([A5] 庄家的得失分均按2倍
+    计算) uses it: a kong payment with the dealer on either side is doubled, as it is for a winner's own kongs; that
+    reading cannot be settled without it.
+    Raises HandError for an unknown rule set, a meld that is not a kong, or [A5] ``everything`` without ``dealer``.
     """
     rules = rule_set(ruleset)
     opts = effective_options(ruleset, options)
     for meld in kongs:
         if not meld.is_kong:
             raise HandError(f"{meld.type.value} is not a kong", "bad_meld")
+    if dealer is not None and (isinstance(dealer, bool) or not isinstance(dealer, int) or not 0 <= dealer < N_SEATS):
+        raise HandError(f"dealer seat {dealer!r} is not a whole number 0-3", "bad_seat")
     ledger = Ledger()
     if drawn and rules.name == "shaanxi" and opts.shaanxi.kong_on_draw == "void":
         return ledger.deltas()
+    double_dealer = rules.name == "shaanxi" and opts.shaanxi.dealer_doubling == "everything"
+    if double_dealer and kongs and dealer is None:
+        raise HandError("shaanxi.dealer_doubling=everything doubles the dealer's kong payments: give the dealer's "
+                        "seat", "bad_context")
     exempt = None
     if rules.name == "weinan" and opts.weinan.after_kong_discard_kong == "winner_exempt":
         exempt = after_kong_discard_winner
     for meld in kongs:
         for payer, amount in _KONG_PAYMENTS[ruleset](meld, declarer, opts):
             if payer != exempt:
-                ledger.pay("kong", payer, declarer, amount)
+                doubled = double_dealer and dealer in (payer, declarer)
+                ledger.pay("kong", payer, declarer, amount * (2 if doubled else 1))
     return ledger.deltas()
