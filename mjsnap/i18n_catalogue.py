@@ -197,7 +197,8 @@ CODES: dict[str, Pair] = {
     "win_tile_not_set_apart": ("没有单独放开的赢牌：把手牌最右边一张当赢牌", "no tile set apart: the right-most "
                                "concealed tile was taken as the winning tile"),
     "no_win_tile": ("没找到赢牌：把它放在手牌右边隔开一点", "no winning tile: set it apart at the right end of the row"),
-    "win_tile_not_found": ("指定的赢牌不在手牌里", "the named winning tile is not among the concealed tiles"),
+    "win_tile_not_found": ("指定的赢牌不在手牌里：已按牌的摆放取了赢牌，请核对", "the named winning tile is not among the "
+                           "concealed tiles: the winning tile was taken from the layout, check it"),
     "tile_off_row": ("有一张牌偏出了手牌那一行（已算进手牌）", "a tile lies off the concealed row (counted in it)"),
     "not_in_hand": ("有牌在手牌旁边，但哪里都放不进去：已忽略", "tiles near the hand fit nowhere in it: ignored"),
     "far_from_hand": ("离手牌远的牌（可能是打出的牌）已忽略", "tiles away from the hand (discards?) were ignored"),

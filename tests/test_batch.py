@@ -404,6 +404,7 @@ def test_batch_with_a_missing_model_writes_no_results_file(tmp_path: Path, archi
     result = CliRunner().invoke(app, ["batch", str(archive), "--rules", "weinan", "--out", str(out), "--no-progress",
                                       "--model", str(tmp_path / "no-model")])
     assert result.exit_code == 2 and "no model directory at" in result.output
+    assert "per-photo function" not in result.output  # the default scorer is no --scorer the user typed
     assert not out.exists()
 
 

@@ -192,7 +192,7 @@ def test_command_prints_a_text_summary(tmp_path: Path) -> None:
                             env=environment(0), capture_output=True, text=True, timeout=120)  # fmt: skip
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
-    assert lines[0].startswith("11 photos: ") and "1 duplicates" in lines[0]
+    assert lines[0].startswith("11 photos: ") and "1 duplicate" in lines[0] and "duplicates" not in lines[0]
     assert "errors: unreadable_image 3, bad_sidecar 1" in lines
     assert lines[-1] == f"written: {tmp_path / 'r.jsonl'}, {tmp_path / 'r.summary.json'}"
 

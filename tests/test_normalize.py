@@ -333,6 +333,21 @@ def test_winning_tile_convention_is_overridable(options, concealed, win):
     assert hand.win_tile == (kind_of(win) if win else None)
 
 
+@pytest.mark.parametrize(
+    "options, win, message",
+    [
+        (ReadOptions(win_tile_kind="7p"), "5s", "the named winning tile 7p is not among the concealed tiles: 5s was "
+                                                "taken as the winning tile, as the layout shows it"),
+        (ReadOptions(win_tile="none", win_tile_kind="7p"), None,
+         "the named winning tile 7p is not among the concealed tiles: no winning tile was taken"),
+    ],
+)
+def test_a_named_winning_tile_that_is_not_there_says_which_was_taken(options, win, message):
+    hand = read(["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p 5s 5s | 5s"], options)
+    assert hand.win_tile == (kind_of(win) if win else None)
+    assert [w.message for w in hand.warnings if w.code == "win_tile_not_found"] == [message]
+
+
 # --- warnings as data, never a crash -------------------------------------------------------------------------------
 def test_wrong_tile_count_is_a_warning():
     hand = read(["1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 1p | 5s"])

@@ -270,6 +270,12 @@ def test_promote_refuses_worse_and_accepts_better(tmp_path, injected):
     assert result.exit_code == 0 and "now v1" in result.output
     assert (tmp_path / "models" / "current" / "model.pt").read_bytes() == b"weights-1"
 
+    # the listing says where each version's files are, and which are gone
+    shutil.rmtree(tmp_path / "models" / "versions" / "v2")
+    listing = runner.invoke(app, ["models", "--models-dir", str(tmp_path / "models")]).output.splitlines()
+    assert " current (kept in versions/v1) " in next(line for line in listing if line.startswith("* v1 "))
+    assert " versions/v2 (files gone) " in next(line for line in listing if line.startswith("  v2 "))
+
 
 def test_promote_into_an_empty_models_folder_measures_the_candidate(tmp_path, injected):
     """Nothing to compare with: the candidate is installed, and its scores on --data are recorded as a promotion's."""

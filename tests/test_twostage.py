@@ -170,7 +170,8 @@ def test_crops_are_cut_into_out_beside_what_it_holds(boards, tmp_path):
 @pytest.mark.parametrize(
     ("data", "out", "message"),
     [
-        ("one", "crops", "mjsnap train-two-stage crops: crop split 'train' has no crops of 35_flower: add a source that has them"),
+        ("one", "crops", "mjsnap train-two-stage crops: crop split 'train' has no crops of 35_flower: add a source that has "
+                         "them (or, for crops to merge with others that have them, --allow-missing-classes)"),
         ("unreadable", "crops", "mjsnap train-two-stage crops: cannot identify image file '{tmp}/unreadable/images/train/b0.png'"),
         ("broken.yaml", "crops", "mjsnap train-two-stage crops: {tmp}/broken.yaml: not a dataset config: it does not read "
                                  "as YAML (YAML error at line 2)"),
@@ -197,6 +198,22 @@ def test_crops_that_cannot_be_cut_leave_out_as_it_was(boards, tmp_path, data, ou
                                "--size", "32"])
     assert (status, errors) == (2, [message.format(tmp=tmp_path)])
     assert sorted(tmp_path.rglob("*")) == before
+
+
+def test_crops_missing_a_class_are_kept_when_asked(boards, tmp_path):
+    """Crops of real photos, which show no face-down tile, are cut to be merged with synthetic ones that do."""
+    for kind in ("images", "labels"):
+        (tmp_path / "one" / kind / "train").mkdir(parents=True)
+    (tmp_path / "one" / "data.yaml").write_text("train: images/train\nval: images/train\n")
+    Image.open(boards / "images/train/b0.png").save(tmp_path / "one" / "images" / "train" / "b0.png")
+    lines = (boards / "labels/train/b0.txt").read_text().splitlines()
+    (tmp_path / "one" / "labels" / "train" / "b0.txt").write_text("\n".join(l for l in lines if not l.startswith("35 ")))
+    status, errors = _refusal(["train-two-stage", "crops", "--data", str(tmp_path / "one"), "--out",
+                               str(tmp_path / "crops"), "--size", "32", "--allow-missing-classes"])
+    assert (status, errors) == (0, [])
+    assert (tmp_path / "crops" / "train" / "35_flower").is_dir()  # its folder is there, empty
+    assert not any((tmp_path / "crops" / "train" / "35_flower").iterdir())
+    assert any((tmp_path / "crops" / "train" / "05_6m").iterdir())
 
 
 @pytest.mark.parametrize("trainer", ["fast", "ultralytics"])

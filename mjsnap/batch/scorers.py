@@ -71,6 +71,8 @@ def preflight(spec: str, config: ScorerConfig) -> None:
     try:
         check(config)
     except Exception as exc:  # noqa: BLE001 - whatever it is, no photo could be scored
+        if spec == DEFAULT_SCORER:  # the model, not a --scorer the user never typed: its own message says it
+            raise ScorerSpecError(str(exc)) from exc
         raise ScorerSpecError(f"the per-photo function {spec} could not be built: {exc}") from exc
 
 

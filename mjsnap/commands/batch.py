@@ -20,14 +20,15 @@ def batch(
     rules: str = typer.Option(..., "--rules", "-r", help="rule set: shaanxi, shaanxi108, xian or weinan"),
     out: Path = typer.Option(..., "--out", help="results file (JSON lines, one record per photo)"),
     csv: Path = typer.Option(None, "--csv", help="also write a CSV with one row per photo"),
-    workers: int = typer.Option(None, "--workers", "-j", min=1, help="worker processes / Ray actors [all CPUs]"),
+    workers: int = typer.Option(None, "--workers", "-j", min=1,
+                                help="worker processes / Ray actors (default: all CPUs)"),
     resume: bool = typer.Option(False, "--resume", help="continue --out: skip photos it already records"),
     overwrite: bool = typer.Option(False, "--overwrite", help="start --out afresh if it exists"),
     retry_errors: bool = typer.Option(False, "--retry-errors", help="with --resume: score error records again"),
     engine: str = typer.Option("local", "--engine", help="local (processes on this machine) or ray"),
     ray_address: str = typer.Option(None, "--ray-address", help="Ray cluster to join [$RAY_ADDRESS, else local]"),
     ship_bytes: bool = typer.Option(False, "--ship-bytes", help="Ray: send photo bytes (no shared filesystem)"),
-    model_dir: Path = typer.Option(None, "--model", help="model folder [models/current]"),
+    model_dir: Path = typer.Option(None, "--model", help="model folder (default: models/current)"),
     backend: str = typer.Option("auto", "--backend", help="openvino, onnxruntime, ultralytics or auto"),
     conf: float = detector_options.confidence(None),
     winner: int = co.WINNER,
@@ -71,11 +72,14 @@ def batch(
     from mjsnap.batch.scorers import ScorerSpecError
     from scoring.hand import HandError
     from scoring.scorer import RULESETS
+    from vision.detector import BACKENDS
 
     if engine not in ("local", "ray"):
         raise typer.BadParameter(f"{engine!r}: use local or ray", param_hint="--engine")
     if rules not in RULESETS:
         raise typer.BadParameter(f"{rules!r}: use one of {', '.join(RULESETS)}", param_hint="--rules")
+    if backend != "auto" and backend not in BACKENDS:  # else refused by the workers, after --out got records
+        raise typer.BadParameter(f"{backend!r}: use one of auto, {', '.join(BACKENDS)}", param_hint="--backend")
     ray_only = [name for name, given in (("--ray-address", ray_address), ("--ship-bytes", ship_bytes)) if given]
     if engine == "local" and ray_only:  # else silently ignored: the user meant the run to go to a cluster
         typer.echo(f"error: {' and '.join(ray_only)} {'are' if len(ray_only) > 1 else 'is'} for --engine ray", err=True)

@@ -13,7 +13,8 @@ SEAT = {"min": 0, "max": 3}
 WINNER = typer.Option(0, "--winner", **SEAT, help="winner's seat (0-3)")
 DEALER = typer.Option(0, "--dealer", **SEAT, help="dealer's seat (0-3)")
 DISCARDER = typer.Option(None, "--discarder", **SEAT, help="seat that discarded the winning tile (or was robbed)")
-SELF_DRAW = typer.Option(None, "--self-draw/--no-self-draw", help="won on an own draw [default: when no --discarder]")
+SELF_DRAW = typer.Option(None, "--self-draw/--no-self-draw",
+                         help="won on an own draw (default: when no --discarder is given)")
 BETS = typer.Option(None, "--bets", help="bets per seat, e.g. 1,0,2,0 (Shaanxi 炮子 / Xi'an 注)")
 KONG_REPLACEMENT = typer.Option(False, "--kong-replacement", help="won on a kong replacement draw (杠上花)")
 LAST_TILE = typer.Option(False, "--last-tile", help="won on the last tile (海底)")

@@ -20,8 +20,8 @@ from mjsnap.paths import MODELS_DIR
 
 def detect(
     # readable=False: an unreadable photo is reported in its own line, not refused with the whole command
-    images: list[Path] = typer.Argument(..., help="photos to read (JPEG, PNG, WebP, HEIC)", show_default=False,
-                                        readable=False),
+    images: list[Path] = typer.Argument(..., help="photos to read (JPEG, PNG, WebP, HEIC, AVIF, GIF, TIFF, BMP)",
+                                        show_default=False, readable=False),
     as_json: bool = typer.Option(False, "--json", help="one JSON object per line and image"),
     model: Path = typer.Option(MODELS_DIR / "current", "--model", help="model directory (meta.json + model files)"),
     conf: float = detector_options.confidence(),

@@ -159,6 +159,10 @@ def _refused(error: dict[str, Any], names: dict[str, str], shown: Callable[[Any]
     option = names.get(str(error["loc"][0]), str(error["loc"][0]))
     message = error["msg"].removeprefix("Value error, ")
     if error["loc"][0] == "win_tile_kind":  # a word that is no convention was read as a tile name
+        word = error["input"]
+        if isinstance(word, str) and not any(c.isdecimal() for c in word) and any(c.islower() for c in word):
+            # a misspelt convention (setapart, Last): the tile parser's complaint about its letters would mislead
+            message = "not a tile name (a number and a suit such as 5p, or one of E S W N C F P)"
         message += f"; or give {', '.join(WIN_TILE_CONVENTIONS)}"
     return f"{option} {shown(error['input'])}: {message}"
 

@@ -20,7 +20,7 @@ from mjsnap.commands import photo_options as po
 
 
 def read(
-    image: Path = typer.Argument(..., help="the photo (JPEG, PNG, WebP, HEIC)", readable=False),
+    image: Path = typer.Argument(..., help="the photo (JPEG, PNG, WebP, HEIC, AVIF, GIF, TIFF, BMP)", readable=False),
     as_json: bool = typer.Option(False, "--json", help="print the read hand as one JSON object"),
     model: Path = typer.Option(None, "--model", help="model directory (default: models/current)"),
     conf: float = detector_options.confidence(),

@@ -27,6 +27,9 @@ def label_import(
     from mjsnap.labels import LabelError
 
     require_output_dir("--to", to)
+    if not source.exists():  # not "neither a folder, a .json file nor a .zip archive": it is nothing at all
+        typer.echo(f"error: {source}: no such file or folder", err=True)
+        raise typer.Exit(2)
     try:
         report = import_export(source, to, fmt, images, prefix)
     except (ImportFormatError, LabelError, FileNotFoundError) as exc:
@@ -41,7 +44,9 @@ def label_import(
 def label_export(
     dataset: Path = typer.Argument(..., help="an mjsnap dataset folder"),
     out: Path = typer.Option(..., help="the file to write (.json for Label Studio, .zip for YOLO)"),
-    fmt: str = typer.Option("labelstudio-json", "--format", help="labelstudio-json or yolo-zip"),
+    fmt: str = typer.Option(None, "--format", show_default=False,
+                            help="labelstudio-json or yolo-zip (default: yolo-zip for an --out ending in .zip, "
+                            "else labelstudio-json)"),
     url_prefix: str = typer.Option("/data/local-files/?d=", help="Label Studio: prefix of the image URLs"),
     predictions: bool = typer.Option(False, help="Label Studio: write the boxes as predictions to review"),
 ) -> None:
@@ -53,6 +58,8 @@ def label_export(
         typer.echo(f"error: {dataset} is not a dataset folder (no data.yaml)", err=True)
         raise typer.Exit(2)
     require_output_file("--out", out)
+    if fmt is None:  # as --out's help says: a Label Studio JSON named .zip is never what was meant
+        fmt = "yolo-zip" if out.suffix.lower() == ".zip" else "labelstudio-json"
     try:
         if fmt == "labelstudio-json":
             require_output_file("--out's labelling config", labelstudio_config_path(out))
@@ -223,7 +230,18 @@ def models(models_dir: Path = typer.Option(None, help="models folder (default mo
     for item in registry.versions:
         mark = "*" if item.id == registry.current else " "
         scores = ", ".join(f"{k}: mAP50 {v.get('map50')}" for k, v in item.metrics.items() if isinstance(v, dict))
-        typer.echo(f"{mark} {item.id:<28} {item.design:<9}  {item.created}  {item.path or '(files gone)'}  {scores}")
+        typer.echo(f"{mark} {item.id:<28} {item.design:<9}  {item.created}  {_location(folder, item, registry)}  {scores}")
+
+
+def _location(folder: Path, item, registry) -> str:
+    """Where a version's files are: ``current`` for the current one (and its kept copy, after a rollback), its
+    folder under versions/, or that folder marked gone when someone deleted it (rollback to it would refuse)."""
+    from vision.registry import CURRENT
+
+    kept = item.path if item.path and (folder / item.path / "meta.json").is_file() else None
+    if item.id == registry.current:
+        return CURRENT if kept in (None, CURRENT) else f"{CURRENT} (kept in {kept})"
+    return kept or f"{item.path or '?'} (files gone)"
 
 
 def _check_models_dir(models_dir: Path | None) -> None:

@@ -105,7 +105,7 @@ def score(
         )
     except HandError as exc:
         _refuse(rules, exc, as_json)
-    photo = _photo_path(hand)
+    photo = _photo_path(hand, rules, as_json)
     if photo is not None:
         typed_only = [name for name in ("win", "meld") if _given(ctx, name)] + ["waits"] * list_waits
         if typed_only:
@@ -138,6 +138,7 @@ def score(
         _print_waits(hand, melds, context, rules, options, lang, as_json)
         return
     if win is None or not win.strip():
+        _refuse_unreadable_notation(hand, rules, as_json)  # "IMG_0001" (no such photo) is no hand missing its --win
         _refuse(rules, HandError("--win is required: the tile that completes the hand (e.g. --win 5p), or --waits "
                                  "for a 13-tile hand", "missing_win_tile"), as_json)
     try:
@@ -286,9 +287,10 @@ def _score_json_in(source: str, options) -> None:
                    + (" ..." if len(refused) > 10 else ""), err=True)
 
 
-def _photo_path(hand: str) -> Path | None:
-    """The photo the argument names, or None for hand notation; a photo path that names nothing is refused. A folder
-    named like a photo goes to the reader, which says what it is (as `mjsnap read` and `mjsnap detect` do)."""
+def _photo_path(hand: str, rules: str, as_json: bool) -> Path | None:
+    """The photo the argument names, or None for hand notation; a photo path that names nothing is refused (with
+    --json, as a photo that cannot be read: `unreadable_image`, `read` null). A folder named like a photo goes to
+    the reader, which says what it is (as `mjsnap read` and `mjsnap detect` do)."""
     from vision.imageio import PHOTO_SUFFIXES
 
     path = Path(hand)
@@ -296,8 +298,27 @@ def _photo_path(hand: str) -> Path | None:
     if path.is_file() or (looks_like_a_path and path.is_dir()):
         return path
     if looks_like_a_path:
-        _fail(f"{hand}: no such file (a photo path), and not hand notation either")
+        message = f"{hand}: no such file (a photo path), and not hand notation either"
+        if as_json:
+            from mjsnap.pipeline import unread
+            from scoring.hand import HandError
+
+            typer.echo(jsontext.dumps(unread(rules, path, HandError(message, "unreadable_image")).to_json()))
+        _fail(message)
     return None
+
+
+def _refuse_unreadable_notation(hand: str, rules: str, as_json: bool) -> None:
+    """Notation that does not parse is the first thing to say, not the --win it lacks: the argument may be a photo
+    that is not there (an extensionless name), which the message then mentions."""
+    from scoring.hand import HandError
+    from scoring.tiles import TileParseError, parse_tiles
+
+    try:
+        parse_tiles(hand, check_copies=False)
+    except TileParseError as exc:
+        photo = " (and no photo of that name here)" if exc.position == 0 else ""  # it does not even start as notation
+        _refuse(rules, HandError(f"{exc}{photo}", "invalid_tiles"), as_json, "bad hand: ")
 
 
 def _score_photo(path: Path, rules: str, options, context: dict[str, Any], model: Path | None, read_options,

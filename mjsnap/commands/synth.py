@@ -16,7 +16,7 @@ def synth(
     val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.99, help="share written to val"),
     workers: int = typer.Option(1, "--workers", min=1, help="worker processes"),
     imgsz_min: int | None = typer.Option(None, "--imgsz-min", min=64,
-                                         help="smallest long side of a photo [default: 640, or --imgsz-max if less]"),
+                                         help="smallest long side of a photo (default: 640, or --imgsz-max if less)"),
     imgsz_max: int = typer.Option(1280, "--imgsz-max", min=64, help="largest long side of a photo"),
     max_tilt: float = typer.Option(50.0, "--max-tilt", min=0.0, max=70.0, help="largest camera tilt, degrees"),
     no_art: bool = typer.Option(False, "--no-art", help="only our own drawn faces, even when ../shared exists"),

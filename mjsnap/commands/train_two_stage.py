@@ -26,6 +26,10 @@ def crops(
     level_with: Path = typer.Option(
         None, help="two-stage model directory (e.g. models/current) whose tile detector boxes the tiles of slanted rows "
                    "in a view turned level, where they are cut as inference cuts them (vision.twostage.deskew)"),
+    allow_missing_classes: bool = typer.Option(
+        False, "--allow-missing-classes",
+        help="keep a split that lacks some classes (crops to merge with others that have them, e.g. real photos "
+             "without face-down tiles); a classifier needs every class in each split"),
 ) -> None:
     """Cut upright square tile crops from labelled photos into an ImageFolder (train/ and val/ by class)."""
     import json
@@ -51,7 +55,7 @@ def crops(
             sources += [CropSource(f, "val", limited) for f in val_folders(resolve_data(extra_val), "val")]
         leveller = Leveller.from_model(level_with) if level_with is not None else None
         shutil.rmtree(staging, ignore_errors=True)
-        counts = build_crop_dataset(sources, staging, seed, leveller=leveller)
+        counts = build_crop_dataset(sources, staging, seed, every_class=not allow_missing_classes, leveller=leveller)
         _move_into(staging, out)
     except (OSError, ValueError) as exc:  # OSError: also a photo that cannot be read (PIL's UnidentifiedImageError)
         _refuse("crops", str(exc))
@@ -63,13 +67,15 @@ def crops(
 
 
 def _move_into(staging: Path, out: Path) -> None:
-    """Every file of ``staging`` into the same place under ``out``, replacing files of the same name (as cutting
-    into ``out`` directly did)."""
+    """Every file and folder of ``staging`` into the same place under ``out``, replacing files of the same name (as
+    cutting into ``out`` directly did). Empty class folders too: a class's index is its folder's sort position."""
     import os
 
     for path in sorted(staging.rglob("*")):
-        if path.is_file():
-            target = out / path.relative_to(staging)
+        target = out / path.relative_to(staging)
+        if path.is_dir():
+            target.mkdir(parents=True, exist_ok=True)
+        elif path.is_file():
             target.parent.mkdir(parents=True, exist_ok=True)
             os.replace(path, target)
 
@@ -233,6 +239,9 @@ def quantize(
     from mjsnap.batch.discovery import discover
     from vision.twostage.quantize import quantize_two_stage
 
+    if not model.is_dir():  # the detector's own message would say "pass --model DIR", an option this command lacks
+        typer.echo(f"mjsnap train-two-stage quantize: MODEL {model}: no such model directory", err=True)
+        raise typer.Exit(2)
     try:
         found = discover(photos)[:limit]
         folder = quantize_two_stage(model, out, found, stages=stage, max_samples=samples, version=version,

@@ -48,7 +48,10 @@ def weimaque(
     try:
         hand = parse_hand(", ".join(groups), WeimaqueContext(last_card=last_card, shou_qian_shou=shou_qian_shou))
     except WeimaqueInputError as exc:
-        _fail(f"bad hand: {exc}")
+        # each argument is a group: a type word given unquoted ("碰 柒柒柒" as two arguments) is a group with no card
+        hint = ("; each argument is one group: quote a group with its cards, e.g. '碰 柒柒柒'"
+                if exc.code == "empty_group" and len(groups) > 1 else "")
+        _fail(f"bad hand: {exc}{hint}")
     result = score(hand, options)
     if as_json:
         typer.echo(json.dumps(result.to_json(), ensure_ascii=False))

@@ -66,12 +66,13 @@ def type_group(classes: list[int], face_up_kong: str, named_kind: int | None = N
                 continue
     if n == 4 and len(set(classes)) == 1:
         meld = Meld(MeldType(face_up_kong), tuple(classes))
+        other = MeldType.KONG_ADDED if meld.type == MeldType.KONG_EXPOSED else MeldType.KONG_EXPOSED
         return MeldReading(
             meld,
             tuple(classes),
             "kong_type_assumed",
             f"kong {format_compact(classes)}: four face-up tiles can be an exposed or an added kong; read as "
-            f"{face_up_kong} (switch it with the meld types option)",
+            f"{face_up_kong} (switch it with --meld-type I={other.value}, I the meld's number from 0, or in the app)",
         )
     return MeldReading(None, tuple(classes), "not_a_meld", f"{label} is no pung, chow or kong")
 

@@ -359,7 +359,11 @@ class _Reader:
             kind = kind_of(opts.win_tile_kind)
             matches = [m for m in pool if self.classes[m] == kind]
             if not matches:
-                self.warn("win_tile_not_found", f"the named winning tile {TILE_NAMES[kind]} is not among the concealed tiles")
+                used = (f"{TILE_NAMES[self.classes[win]]} was taken as the winning tile, as the layout shows it"
+                        if win is not None else "no winning tile was taken")
+                self.warn("win_tile_not_found",
+                          f"the named winning tile {TILE_NAMES[kind]} is not among the concealed tiles: {used}",
+                          [win] if win is not None else ())
             else:
                 win = win if win is not None and self.classes[win] == kind else self._last(matches)
                 concealed = [m for m in pool if m != win]

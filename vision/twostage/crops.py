@@ -205,5 +205,6 @@ def build_crop_dataset(sources: list[CropSource], out_dir: Path, seed: int = 0,
     for split, counts in totals.items():
         empty = [name for name, count in counts.items() if count == 0]
         if empty and every_class:
-            raise ValueError(f"crop split {split!r} has no crops of {', '.join(empty)}: add a source that has them")
+            raise ValueError(f"crop split {split!r} has no crops of {', '.join(empty)}: add a source that has them "
+                             f"(or, for crops to merge with others that have them, --allow-missing-classes)")
     return totals
