@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import re
 from pathlib import Path
 
@@ -458,3 +459,42 @@ def test_a_file_name_that_is_not_utf8_is_scored_recorded_and_resumed(tmp_path: P
     assert "\\udc" in (tmp_path / "results.csv").read_text(encoding="utf-8")  # shown escaped in the CSV
     json.loads(summary_path(out).read_text(encoding="utf-8"))
 
+
+
+def test_a_second_run_on_the_same_out_is_refused_while_the_first_runs(tmp_path: Path, archive: Path) -> None:
+    """Two runs on one --out would score photos twice, and one's tail repair could cut the other's line."""
+    from mjsnap.batch.out_lock import holding, lock_path
+
+    out = tmp_path / "results.jsonl"
+    with holding(out):
+        with pytest.raises(BatchError, match=rf"{out} is being written by another mjsnap batch run \(process "
+                                             rf"{os.getpid()}\): let it finish"):
+            run_batch(settings(tmp_path, archive))
+        assert not out.exists()
+    run_batch(settings(tmp_path, archive))  # free again once the first has ended
+    assert out.is_file() and not lock_path(out).exists()
+
+
+def test_a_killed_run_leaves_no_lock_behind(tmp_path: Path, archive: Path) -> None:
+    """SIGKILL runs no cleanup: its lock file stays, but the kernel has dropped the lock with the process."""
+    import signal
+    import subprocess
+    import sys
+
+    from mjsnap.batch.out_lock import lock_path
+
+    out = tmp_path / "results.jsonl"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\nfrom pathlib import Path\nfrom mjsnap.batch.out_lock import holding\n"
+                               "with holding(Path(sys.argv[1])):\n    print('held', flush=True)\n    time.sleep(60)",
+         str(out)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(BatchError, match="being written by another"):
+            run_batch(settings(tmp_path, archive))
+    finally:
+        holder.send_signal(signal.SIGKILL)
+        holder.wait()
+    assert lock_path(out).exists()
+    run_batch(settings(tmp_path, archive))
+    assert latest_by_path(out) and not lock_path(out).exists()

@@ -21,6 +21,7 @@ from mjsnap.batch.context import ContextError, photo_context
 from mjsnap.batch.discovery import discover
 from mjsnap.batch.errors import BatchError
 from mjsnap.batch.journal import JournalWriter, TailRepair, iter_records, repair_tail
+from mjsnap.batch.out_lock import holding
 from mjsnap.batch.records import PhotoRecord
 from mjsnap.batch.scorers import DEFAULT_SCORER, ScorerConfig, preflight
 from mjsnap.batch.work import PhotoTask
@@ -215,6 +216,12 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int, int], None]
     if settings.resume and settings.overwrite:  # guessing either way could throw away a long run's records
         raise BatchError("--resume continues --out and --overwrite starts it afresh: pass only one of them")
     preflight(settings.scorer, settings.scorer_config())  # a bad --scorer or a missing model: here, before --out
+    with holding(settings.out):
+        return _run(settings, on_start, on_record)
+
+
+def _run(settings: BatchSettings, on_start: Callable[[int, int, int], None] | None,
+         on_record: Callable[[dict[str, Any]], None] | None) -> RunStats:
     stats = RunStats()
     photos = discover(settings.inputs)
     out = settings.out.resolve()
