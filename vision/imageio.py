@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import io
 import math
+import os
+import stat
 import sys
+import unicodedata
 import warnings
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
@@ -34,6 +37,14 @@ PHOTO_SUFFIXES = frozenset({".jpg", ".jpeg", ".jpe", ".png", ".webp", ".heic", "
 # Of those, the ones ultralytics' dataloader also trains on (its IMG_FORMATS), so that evaluation and crop cutting
 # see the same images of a dataset folder as training does.
 DATASET_SUFFIXES = PHOTO_SUFFIXES - {".jpe", ".gif"}
+# The Pillow formats of those suffixes (MPO: a JPEG with extra pictures, as phones write). Only these are opened:
+# a file of another format named like a photo (PostScript, which Pillow hands to Ghostscript, an icon, a TGA) is
+# not a photo, and a damaged photo is not mistaken for one of them.
+PHOTO_FORMATS = ("JPEG", "MPO", "PNG", "WEBP", "HEIF", "AVIF", "GIF", "TIFF", "BMP")
+# the first bytes of each, to tell a photo Pillow refuses (damaged, or a kind it cannot decode: a 12-bit JPEG) from
+# a file that is no photo at all
+_SIGNATURES = ((b"\xff\xd8\xff", "JPEG"), (b"\x89PNG\r\n\x1a\n", "PNG"), (b"GIF87a", "GIF"), (b"GIF89a", "GIF"),
+               (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"), (b"II+\x00", "TIFF"), (b"MM\x00+", "TIFF"), (b"BM", "BMP"))
 # Longest side kept after loading: ample detail for 640-px detection and tile crops; a 12 MP JPEG decodes at 1/2.
 WORKING_MAX_SIDE = 1600
 _ORIENTATION_TAG = 0x0112
@@ -78,13 +89,81 @@ class LoadedImage:
 
 
 def _name(source: ImageSource) -> str:
-    return str(source) if isinstance(source, (str, Path)) else "<image bytes>"
+    """The file as a message names it: on one line (a newline or other control character in a file name is written
+    as Python writes it in a string, \\n)."""
+    if not isinstance(source, (str, Path)):
+        return "<image bytes>"
+    name = str(source)
+    if any(unicodedata.category(char) == "Cc" for char in name):
+        name = "".join(repr(char)[1:-1] if unicodedata.category(char) == "Cc" else char for char in name)
+    return name
+
+
+def _reason(exc: BaseException) -> str:
+    """An exception's words on one line (libheif's end with a newline), or its type when it has none."""
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+_formats: tuple[str, ...] = ()
+
+
+def _photo_formats() -> tuple[str, ...]:
+    """PHOTO_FORMATS that this Pillow can open, in Pillow's own order of trying them (HEIF before AVIF)."""
+    global _formats
+    if not _formats:
+        Image.init()  # registers every plugin, so that each format is known by name
+        _formats = tuple(fmt for fmt in Image.ID if fmt in PHOTO_FORMATS)
+    return _formats
 
 
 def _pil_open(handle: str | Path | BinaryIO) -> Image.Image:
     if getattr(Image.open, "__module__", None) == _ULTRALYTICS_PATCH:
-        return sys.modules[_ULTRALYTICS_PATCH]._image_open(handle)
-    return Image.open(handle)
+        return sys.modules[_ULTRALYTICS_PATCH]._image_open(handle, formats=_photo_formats())
+    return Image.open(handle, formats=_photo_formats())
+
+
+def _pipe_bytes(path: Path) -> bytes:
+    """All of a named pipe (a FIFO, or /dev/stdin fed by a pipe). Opened without waiting for a writer: a pipe nobody
+    writes to reads as empty instead of blocking the command forever."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    try:
+        os.set_blocking(fd, True)  # a writer there: wait for all it writes
+        with os.fdopen(fd, "rb") as pipe:
+            fd = -1
+            return pipe.read()
+    finally:
+        if fd >= 0:
+            os.close(fd)
+
+
+def _unidentified(name: str, handle: str | Path | BinaryIO) -> ImageReadError:
+    """The error for a file Pillow could not identify: a photo it refuses (damaged, or a kind it does not decode,
+    as a 12-bit JPEG), with that format's reason, or no photo at all."""
+    unreadable = ImageReadError(f"{name}: not a readable image (expected {SUPPORTED})")
+    try:
+        with open(handle, "rb") if isinstance(handle, (str, Path)) else nullcontext(handle) as file:
+            file.seek(0)
+            prefix = file.read(16)
+            fmt = next((fmt for signature, fmt in _SIGNATURES if prefix.startswith(signature)), None)
+            if prefix[:4] == b"RIFF" and prefix[8:12] == b"WEBP":
+                fmt = "WEBP"
+            if fmt is None:
+                return unreadable
+            detail = ""
+            if fmt in Image.OPEN:
+                file.seek(0)
+                try:  # the format's own reason for refusing it, which Pillow's open keeps to itself
+                    with _pillow_quiet():
+                        Image.OPEN[fmt][0](file, "")
+                except (SyntaxError, ValueError) as exc:  # its words (an IndexError's or struct.error's are not)
+                    detail = f": {_reason(exc)}"
+                except Exception:  # noqa: BLE001, S110 - refused for a reason it does not put into words
+                    pass
+    except (OSError, ValueError):  # a stream that cannot be read again
+        return unreadable
+    shown = "WebP" if fmt == "WEBP" else fmt
+    return ImageReadError(f"{name}: not a readable image (expected {SUPPORTED}; a damaged or unsupported "
+                          f"{shown}{detail})")
 
 
 def _open(source: ImageSource) -> Image.Image:
@@ -96,9 +175,19 @@ def _open(source: ImageSource) -> Image.Image:
                 raise ImageReadError(f"{name}: no such file")
             if path.is_dir():
                 raise ImageReadError(f"{name}: is a directory, not an image")
+            pipe = stat.S_ISFIFO(path.stat().st_mode)
         except PermissionError:  # a folder on the way that may not be searched
             raise ImageReadError(f"{name}: permission denied") from None
+        except OSError as exc:  # gone since, or a file system error
+            raise ImageReadError(f"{name}: cannot be read ({_reason(exc)})") from None
         handle: str | Path | BinaryIO = path
+        if pipe:
+            try:
+                handle = io.BytesIO(_pipe_bytes(path))
+            except PermissionError:
+                raise ImageReadError(f"{name}: permission denied") from None
+            except OSError as exc:
+                raise ImageReadError(f"{name}: cannot be read ({_reason(exc)})") from None
     elif isinstance(source, bytes):
         handle = io.BytesIO(source)
     else:
@@ -107,13 +196,17 @@ def _open(source: ImageSource) -> Image.Image:
         with _pillow_quiet():
             return _pil_open(handle)
     except UnidentifiedImageError:
-        raise ImageReadError(f"{name}: not a readable image (expected {SUPPORTED})") from None
+        raise _unidentified(name, handle) from None
     except Image.DecompressionBombError as exc:
-        raise ImageReadError(f"{name}: image too large to read safely ({exc})") from None
+        raise ImageReadError(f"{name}: image too large to read safely ({_reason(exc)})") from None
     except PermissionError:
         raise ImageReadError(f"{name}: permission denied") from None
-    except (OSError, RuntimeError) as exc:  # RuntimeError: the AVIF / HEIF decoders' word for a damaged file
-        raise ImageReadError(f"{name}: damaged or truncated image ({exc})") from None
+    except MemoryError:
+        raise ImageReadError(f"{name}: not enough memory to read it") from None
+    # RuntimeError: the AVIF / HEIF decoders' word for a damaged file; any other (a ValueError for a cut-off PNG
+    # header, an EOFError, a struct.error) is also the file's doing
+    except Exception as exc:  # noqa: BLE001
+        raise ImageReadError(f"{name}: damaged or truncated image ({_reason(exc)})") from None
 
 
 @contextmanager
@@ -129,8 +222,10 @@ def _pillow_quiet():
 def upright(image: Image.Image) -> Image.Image:
     """The image turned as its EXIF orientation says. Damaged EXIF (a tag of the wrong type, a cut-off block) makes
     Pillow's exif_transpose fail while rewriting the EXIF; the pixels are fine, so they are turned without it, or
-    left as stored when not even the orientation can be read."""
+    left as stored when not even the orientation can be read. Pixels that cannot be decoded raise (OSError), as
+    Image.load does: only the EXIF is forgiven."""
     with _pillow_quiet():
+        image.load()  # outside the forgiving part: a failed load would leave a black or half picture behind it
         try:
             return ImageOps.exif_transpose(image)
         except Exception:  # noqa: BLE001 - any EXIF parser failure; the pixels do not depend on it
@@ -143,6 +238,21 @@ def upright(image: Image.Image) -> Image.Image:
     return image.transpose(method) if method is not None else image
 
 
+def _upright_or_same(image: Image.Image) -> Image.Image:
+    """upright(image), without the copy it makes of a photo that needs no turn (a full-size one is large)."""
+    with _pillow_quiet():
+        try:
+            orientation = image.getexif().get(_ORIENTATION_TAG, 1)
+        except Exception:  # noqa: BLE001 - upright says what damaged EXIF means
+            orientation = None
+    try:
+        if orientation is not None and _TRANSPOSE_METHODS.get(orientation) is None:
+            return image
+    except TypeError:  # an orientation that cannot be looked up (a list): upright's to judge
+        pass
+    return upright(image)
+
+
 def _to_rgb(image: Image.Image) -> Image.Image:
     """RGB pixels; transparent areas become white (a tile photo never means black there)."""
     if image.mode == "RGB":
@@ -153,9 +263,13 @@ def _to_rgb(image: Image.Image) -> Image.Image:
         background.paste(rgba, mask=rgba.getchannel("A"))
         return background
     if image.mode.startswith("I;16") or image.mode in ("I", "F"):
-        # 16-bit / float grey: stretch to 8 bits instead of clipping everything to white.
+        # 16-bit / float grey: stretch to 8 bits instead of clipping everything to white. A float image's NaN and
+        # infinite pixels are left out of the stretch (one would make every pixel NaN, a black picture).
         grey = np.asarray(image, dtype=np.float32)
-        low, high = float(grey.min()), float(grey.max())
+        finite = np.isfinite(grey)
+        values = grey[finite]
+        low, high = (float(values.min()), float(values.max())) if values.size else (0.0, 0.0)
+        grey = np.clip(np.where(finite, grey, np.where(np.isposinf(grey), high, low)), low, high)
         grey8 = ((grey - low) * (255.0 / (high - low)) if high > low else np.zeros_like(grey)).astype(np.uint8)
         return Image.fromarray(grey8).convert("RGB")
     return image.convert("RGB")
@@ -186,14 +300,26 @@ def read_image(source: ImageSource, max_side: int | None = WORKING_MAX_SIDE) -> 
                 image.draft("RGB", (math.ceil(stored_w * factor), math.ceil(stored_h * factor)))
                 drafted = image.size
             with _pillow_quiet():
-                rgb = np.asarray(_to_rgb(upright(image)))
+                # Decoded here, where a failure is the file's: Pillow raises for damaged data only the first time,
+                # and a later load (of the EXIF, or of the pixels) would hand over a half-black picture
+                image.load()
+                pixels = _to_rgb(_upright_or_same(image))
+                upright_size = pixels.size
+                if max_side is not None and max(upright_size) >= 2 * max_side:
+                    # A large photo decoded at full size (any format but JPEG): averaged down in Pillow to at least
+                    # max_side first, so that no full-size copy is made on the way to numpy (a 200 MP PNG took
+                    # 2.8 GB at the peak, 0.85 GB so)
+                    pixels = pixels.reduce(max(upright_size) // max_side)
+                rgb = np.asarray(pixels)
         except Image.DecompressionBombError as exc:
-            raise ImageReadError(f"{_name(source)}: image too large to read safely ({exc})") from None
-        except (OSError, SyntaxError, ValueError, RuntimeError) as exc:
-            raise ImageReadError(f"{_name(source)}: damaged or truncated image ({exc})") from None
+            raise ImageReadError(f"{_name(source)}: image too large to read safely ({_reason(exc)})") from None
+        except MemoryError:
+            raise ImageReadError(f"{_name(source)}: not enough memory to read it") from None
+        except Exception as exc:  # noqa: BLE001 - whatever the decoder raises for this file (EOFError, struct.error)
+            raise ImageReadError(f"{_name(source)}: damaged or truncated image ({_reason(exc)})") from None
     # The original's upright size: the stored one, turned a quarter when the upright pixels came out turned (read
     # from the pixels, since some formats, TIFF in Pillow 13, report the size already upright)
-    turned = drafted[0] != drafted[1] and (rgb.shape[1], rgb.shape[0]) == (drafted[1], drafted[0])
+    turned = drafted[0] != drafted[1] and upright_size == (drafted[1], drafted[0])
     width, height = (stored_h, stored_w) if turned else (stored_w, stored_h)
     return LoadedImage(_reduce(rgb, max_side), width, height)
 
