@@ -242,6 +242,9 @@ ITEM_NOTES: dict[str, Pair] = {
 
 # 安乡偎麻雀 (scoring.weimaque) has its own vocabulary: WeimaqueInputError.code, the not-a-win ``reason`` and
 # ``warning_codes`` (some names, e.g. too_many_copies, mean something else there than in CODES).
+# 偎麻雀 has no payment rule (scoring.weimaque.result.NO_SETTLEMENT): the app and `mjsnap weimaque` say so
+WEIMAQUE_SETTLEMENT: Pair = ("原文没有息的结算规则：不计算输赢。", "The seed gives no rule for paying 息: no settlement.")
+
 WEIMAQUE_CODES: dict[str, Pair] = {
     # the hand as typed or picked
     "empty_hand": ("没有牌：摆出 6 句和麻雀", "the hand is empty: give six 句 and the 麻雀"),

@@ -60,7 +60,7 @@ def test_options_change_the_result():
 def test_a_hand_that_does_not_win_exits_1_with_the_reason():
     result = run("123m456m789m234s5s", "--rules", "weinan", "--win", "5s", "--winner", "1", "--discarder", "2")
     assert result.exit_code == 1
-    assert "1番不能接炮" in result.output
+    assert "1 番的牌不能接炮" in result.output
 
 
 @pytest.mark.parametrize(("meld", "message"), [
@@ -507,3 +507,17 @@ def test_context_the_rule_set_has_no_use_for_gets_a_note(args, note):
     result = run("123m456m789m234s5s", "--win", "5s", "--winner", "1", "--json", *args)
     json.loads(result.stdout)  # the result itself is printed as always
     assert (note in result.stderr) if note else "note:" not in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "chinese", "english"),
+    [
+        (["111m555m999s22s33s", "--win", "3s", "--rules", "weinan", "--discarder", "2"], "每组都是刻子或杠",
+         "every set is a pung or kong"),
+        (["123m456m789m234s5s", "--win", "6s", "--rules", "weinan", "--discarder", "2"], "这些牌不成胡牌牌型",
+         "the tiles do not form any win shape"),
+    ],
+)
+def test_a_chinese_breakdown_explains_items_and_refusals_in_chinese_as_the_app_does(args, chinese, english):
+    assert chinese in run(*args, "--lang", "zh").output and english not in run(*args, "--lang", "zh").output
+    assert english in run(*args, "--lang", "en").output

@@ -47,3 +47,13 @@ def test_bad_input_exit_2():
     assert bad.exit_code == 2 and "'11' is not a card" in bad.output
     assert run(HAND, "-o", "weimaque.nope=1").exit_code == 2
     assert run(HAND, "--lang", "fr").exit_code == 2
+
+
+def test_a_chinese_breakdown_explains_in_chinese_as_the_app_does():
+    """The reason column, a refusal's reason and the settlement line, from the same catalogue as the 偎麻雀 page."""
+    result = run(HAND, "--last-card")
+    assert result.exit_code == 0, result.output
+    assert "碰出的三张" in result.output and "原文没有息的结算规则" in result.output
+    assert "no settlement" not in result.output
+    refused = run("碰 柒柒柒", "煨 三三三")
+    assert "不能胡: 胡牌要 6 句加 1 个麻雀 (wrong_set_count)" in refused.output

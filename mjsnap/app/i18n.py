@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from mjsnap.app.ledger import LedgerError
-from mjsnap.i18n_catalogue import MELD_NAMES, SHAPE_NAMES, explain, pick  # meld and shape names: the CLI's too
+from mjsnap.i18n_catalogue import (  # meld and shape names: the CLI's too
+    MELD_NAMES, SHAPE_NAMES, WEIMAQUE_SETTLEMENT, explain, pick)
 from mjsnap.labels import LabelError
 from scoring.tiles import EN_NAMES, N_KINDS, ZH_NAMES
 
@@ -257,7 +258,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     "wmq_yes": ("是", "yes"),
     "wmq_no": ("否", "no"),
     "wmq_not_scored": ("不算", "not scored"),
-    "wmq_settlement": ("原文没有息的结算规则：不计算输赢。", "The seed gives no rule for paying 息: no settlement."),
+    "wmq_settlement": WEIMAQUE_SETTLEMENT,
 }
 
 RULESET_NAMES: dict[str, tuple[str, str]] = {

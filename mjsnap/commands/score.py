@@ -179,13 +179,21 @@ LABELS = {
 }
 
 
+def _why_not(result, lang: str) -> str:
+    """Why a hand scores nothing: a rule's reason in the language asked, as the app says it; an input error's own
+    words, which name the very tile, seat or option."""
+    from mjsnap.i18n_catalogue import explain
+
+    return result.error if result.reason in INPUT_ERRORS else explain(result.reason, lang, result.error)
+
+
 def _print_breakdown(result, hand, lang: str) -> None:
     """A readable breakdown: hand, shapes, items, then who pays whom per component and the net deltas."""
     from rich.console import Console
     from rich.markup import escape
     from rich.table import Table
 
-    from mjsnap.i18n_catalogue import shape_name
+    from mjsnap.i18n_catalogue import item_note, shape_name
 
     words = LABELS[lang]
     console = Console()
@@ -197,14 +205,14 @@ def _print_breakdown(result, hand, lang: str) -> None:
         for column in ("item", "value", "why"):
             items.add_column(words[column], justify="right" if column == "value" else "left")
         for item in result.items:
-            items.add_row(item.zh if lang == "zh" else item.en, str(item.value), item.reason)
+            items.add_row(item.zh if lang == "zh" else item.en, str(item.value), item_note(item.name, lang, item.reason))
         if result.fan is not None:  # Guiyang's is the pattern's alone: 连庄 is paid by some payers, not all
             items.add_row(words["pattern_fan" if result.ruleset == "guiyang" else "total"], str(result.fan), "")
         if getattr(result, "per_payer_win_base", None) is not None:  # Xi'an's rows are successive bases, not addends
             items.add_row(words["base"], str(result.per_payer_win_base), words["base_why"])
         console.print(items)
     if not result.valid:
-        console.print(f"[red]{words['not_win']}[/red]: {result.error} ({result.reason})")
+        console.print(f"[red]{words['not_win']}[/red]: {_why_not(result, lang)} ({result.reason})")
     elif result.deltas is not None:  # a partial rule set (guiyang) may leave the amounts unknown
         ctx = hand.context
         seats = Table(show_header=True)
@@ -256,7 +264,7 @@ def _print_waits(hand: str, melds: list[dict[str, Any]], context: dict[str, Any]
         result = entry["result"]
         items = ", ".join(f"{item.zh if lang == 'zh' else item.en} {item.value}" for item in result.items)
         gets = f"{result.deltas[winner]:+d}" if result.valid and result.deltas is not None else words["not_win"]
-        table.add_row(entry["tile"], gets, items if result.valid else f"{result.error} ({result.reason})")
+        table.add_row(entry["tile"], gets, items if result.valid else f"{_why_not(result, lang)} ({result.reason})")
     Console().print(table)
 
 
@@ -359,7 +367,7 @@ def _print_photo(scored, lang: str) -> None:
         _print_breakdown(scored.result, scored.hand, lang)
     else:
         console.print(f"[bold]{scored.result.ruleset}[/bold]  {words['hand']}: {escape(_hand_line(scored.read, lang))}")
-        console.print(f"[red]{words['not_win']}[/red]: {escape(scored.result.error)} ({scored.result.reason})")
+        console.print(f"[red]{words['not_win']}[/red]: {escape(_why_not(scored.result, lang))} ({scored.result.reason})")
     notes = [f"{w.code}: {explain(w.code, lang, w.message)}" for w in scored.read.warnings]
     if notes:
         console.print(f"{words['read_warnings']}: {escape('; '.join(notes))}")

@@ -65,6 +65,8 @@ def _print_breakdown(result, lang: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from mjsnap.i18n_catalogue import WEIMAQUE_CODES, WEIMAQUE_ITEM_NOTES, WEIMAQUE_SETTLEMENT, explain, pick
+
     words = LABELS[lang]
     console = Console()
     console.print(f"[bold]安乡偎麻雀[/bold]  {result.hand}")
@@ -74,18 +76,23 @@ def _print_breakdown(result, lang: str) -> None:
             table.add_column(words[column], justify="right" if column == "value" else "left")
         for item in result.items:
             value = f"×{item.value}" if item.kind == "multiply" else str(item.value)
-            table.add_row(item.zh if lang == "zh" else item.en, KIND_LABELS[lang][item.kind], value, item.reason)
+            why = item.reason if lang == "en" else pick(WEIMAQUE_ITEM_NOTES[item.name], lang)  # as the app's page
+            table.add_row(item.zh if lang == "zh" else item.en, KIND_LABELS[lang][item.kind], value, why)
         console.print(table)
     if result.hard_xi is not None:
         console.print(f"{words['hard']}: {result.hard_xi}")
     if result.valid:
         console.print(f"[bold]{words['total']}: {result.total_xi}[/bold]")
     else:
-        console.print(f"[red]{words['not_win']}[/red]: {result.error} ({result.reason})")
-    for key in ("decisions", "warnings"):
-        if getattr(result, key):
-            console.print(f"{words[key]}: {'; '.join(getattr(result, key))}")
-    console.print(f"{words['settlement']}: {result.settlement}")
+        console.print(f"[red]{words['not_win']}[/red]: {explain(result.reason, lang, result.error, WEIMAQUE_CODES)} "
+                      f"({result.reason})")
+    if result.decisions:
+        console.print(f"{words['decisions']}: {'; '.join(result.decisions)}")
+    if result.warnings:
+        notes = (explain(code, lang, text, WEIMAQUE_CODES) for code, text in zip(result.warning_codes, result.warnings))
+        console.print(f"{words['warnings']}: {'; '.join(notes)}")
+    settlement = result.settlement if lang == "en" else pick(WEIMAQUE_SETTLEMENT, lang)
+    console.print(f"{words['settlement']}: {settlement}")
 
 
 def _fail(message: str) -> None:
