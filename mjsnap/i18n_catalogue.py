@@ -162,6 +162,9 @@ CODES: dict[str, Pair] = {
     "labelled_twice": ("同一张照片在训练集和验证集里都有标注：请先修复", "a photo is labelled in both train and val: "
                        "run repair"),
     "label_without_image": ("有标注没有对应的照片", "a label has no image"),
+    "name_taken": ("数据集里已有另一张同名照片：没有覆盖它。请给这张照片改个名，或换一个数据集文件夹",
+                   "another photo is saved under this name: it was not replaced; rename this photo or use another "
+                   "dataset folder"),
     "not_a_dataset": ("这不是数据集文件夹（没有 data.yaml）", "the folder is not a dataset (no data.yaml)"),
     "label_file_error": ("标注文件读写失败（权限、磁盘空间或文件损坏）", "a label file could not be read or written"),
     # the scorer's warnings: accepted, but worth a look

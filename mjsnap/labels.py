@@ -9,17 +9,21 @@ Layout (what ultralytics reads; the labelling page and `mjsnap train` use the sa
 ``review`` holds photos a person still has to finish (e.g. a tile was added to the hand but has no box in the
 photo yet); data.yaml does not train on it. Every file is written to a temporary file in the same folder and
 moved into place with ``os.replace``, so a crash never leaves half a label, and a name can never reach a path
-outside ROOT.
+outside ROOT. A save holds an flock on ROOT while it writes the photo and clears its other splits, so two sessions
+saving one name at once leave one whole photo and label, not an image without its label or nothing at all; and
+``replace_other=False`` refuses (code ``name_taken``) to put a photo over another photo saved under the same name.
 """
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
 import os
 import re
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +37,7 @@ SPLITS = ("train", "val", "review")
 TRAINING_SPLITS = ("train", "val")
 IMAGE_SUFFIX = ".jpg"
 JPEG_QUALITY = 92
+SAME_PHOTO_LEVELS = 4.0  # mean grey-level difference (of 255, at 64x64) under which a saved image is the same photo
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 
 
@@ -174,6 +179,32 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive flock on ``folder`` itself (no lock file is added; the kernel drops it when its holder
+    dies). Another process or thread taking it waits."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
+def same_photo(saved: Path, image: Image.Image) -> bool:
+    """Whether the image file ``saved`` shows ``image`` (the same size, and equal but for JPEG's loss); a file that
+    cannot be read is no photo to keep."""
+    try:
+        with Image.open(saved) as old:
+            if old.size != image.size:
+                return False
+            old_grey = np.asarray(old.convert("L").resize((64, 64), Image.Resampling.BILINEAR), dtype=np.float32)
+    except (OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        return True
+    new_grey = np.asarray(image.convert("L").resize((64, 64), Image.Resampling.BILINEAR), dtype=np.float32)
+    return float(np.abs(old_grey - new_grey).mean()) < SAME_PHOTO_LEVELS
+
+
 def jpeg_bytes(image: np.ndarray | Image.Image) -> tuple[bytes, int, int]:
     """An RGB image as JPEG bytes (no EXIF: the pixels are already upright) and its width and height."""
     pil = image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, dtype=np.uint8))
@@ -219,20 +250,43 @@ class LabelDataset:
         image: np.ndarray | Image.Image,
         boxes: Sequence[LabelBox],
         split: str = "train",
+        replace_other: bool = True,
     ) -> SavedLabel:
         """Save ``image`` and its boxes as NAME in ``split``; the same NAME in any other split is removed, so the
-        latest correction of a photo is the only one."""
+        latest correction of a photo is the only one. With ``replace_other=False`` a NAME saved with another photo
+        is left as it is and LabelError ``name_taken`` raised."""
         image_path, label_path = self.image_path(name, split), self.label_path(name, split)
         self.ensure()
-        data, width, height = jpeg_bytes(image)
+        pil = image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, dtype=np.uint8))
+        data, width, height = jpeg_bytes(pil)
         text = "".join(line + "\n" for line in yolo_lines(boxes, width, height))
-        write_atomic(image_path, data)  # image first: a label file never exists without its image
-        write_atomic(label_path, text.encode("ascii"))
-        for other in SPLITS:
-            if other != split:
-                self.label_path(name, other).unlink(missing_ok=True)
-                self.image_path(name, other).unlink(missing_ok=True)
+        with folder_lock(self.root):  # the check, the writes and the clearing of other splits as one step
+            if not replace_other:
+                self._refuse_other_photo(name, pil)
+            write_atomic(image_path, data)  # image first: a label file never exists without its image
+            write_atomic(label_path, text.encode("ascii"))
+            for other in SPLITS:
+                if other != split:
+                    self.label_path(name, other).unlink(missing_ok=True)
+                    self.image_path(name, other).unlink(missing_ok=True)
         return SavedLabel(name, split, image_path, label_path, len(boxes))
+
+    def other_photo(self, name: str, image: Image.Image) -> str | None:
+        """The split where NAME is saved with a photo other than ``image``; None when it is not saved or is this one."""
+        for split in SPLITS:
+            saved = self.image_path(name, split)
+            if self.label_path(name, split).exists() and saved.exists() and not same_photo(saved, image):
+                return split
+        return None
+
+    def _refuse_other_photo(self, name: str, image: Image.Image) -> None:
+        split = self.other_photo(name, image)
+        if split is not None:
+            raise LabelError(
+                f"{self.image_path(name, split)} is another photo saved as {name!r}; it was not replaced: give this "
+                "photo another name (or save it into another dataset folder)",
+                "name_taken",
+            )
 
     def load(self, name: str, split: str) -> list[LabelBox]:
         """The saved boxes of NAME in pixels of its saved image."""

@@ -7,15 +7,23 @@ the registry with its version id, training data, command, metrics and creation t
 committed (models/.gitignore): only the shipped model's files are.
 
 Swapping a model directory in is two renames (current -> .outgoing-*, .incoming-* -> current); `recover` finishes
-or undoes a swap a crash interrupted, so ``current`` is never left half-written or missing.
+or undoes a swap a crash interrupted, so ``current`` is never left half-written or missing. The registry is saved
+with the outgoing model's kept copy before the swap, so a crash after it never loses track of that copy. Every
+change (and `recover`, which would take a running swap for an interrupted one) holds an flock on the models folder:
+two promotions at once run one after the other, and one whose comparison was with a model that has meanwhile left
+``current`` is refused.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
+import os
 import re
 import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -142,9 +150,40 @@ def recover(models_dir: Path) -> None:
         shutil.rmtree(leftover, ignore_errors=True)
 
 
+@contextmanager
+def locked(models_dir: Path) -> Iterator[None]:
+    """Hold the models folder's lock (an flock on the folder itself: no file is added to it; the kernel drops it
+    when its holder dies). A folder that is not there has nothing to guard."""
+    if not Path(models_dir).is_dir():
+        yield
+        return
+    fd = os.open(models_dir, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
 def load(models_dir: Path = MODELS_DIR) -> Registry:
     """The registry; when there is none yet, one that lists the model in ``current`` (from its meta.json)."""
+    with locked(models_dir):
+        return _load(Path(models_dir))
+
+
+def refresh(models_dir: Path = MODELS_DIR) -> Registry:
+    """`load`, and save what it found (a model that reached ``current`` outside the registry) in the same lock."""
     models_dir = Path(models_dir)
+    with locked(models_dir):
+        registry = _load(models_dir)
+        path = models_dir / REGISTRY_FILE
+        before = path.read_text(encoding="utf-8") if path.is_file() else None
+        if registry.versions and registry.model_dump_json(indent=1) + "\n" != before:
+            save(registry, models_dir)
+    return registry
+
+
+def _load(models_dir: Path) -> Registry:
     recover(models_dir)
     path = models_dir / REGISTRY_FILE
     try:
@@ -166,6 +205,11 @@ def _sync_current(models_dir: Path, registry: Registry) -> None:
         # same weights can read differently (meta's reading settings, characters/): both must match
         weights, reads = digests(current)
         if listed.sha256 == weights and listed.reads in (None, reads):
+            return
+        before = registry.version(registry.history[-2]) if len(registry.history) > 1 else None
+        if before is not None and before.sha256 == weights and before.reads in (None, reads) and listed.path != CURRENT:
+            registry.history.pop()  # a rollback whose swap was done when a crash stopped it: finish it
+            registry.current = before.id
             return
     if listed is not None and listed.path == CURRENT:
         listed.path = ""  # its files were overwritten: it can no longer be rolled back to
@@ -272,9 +316,23 @@ def install(
 ) -> ModelVersion:
     """Make ``candidate_dir`` the current model: keep the outgoing one, write meta.json, update the registry."""
     models_dir = Path(models_dir)
+    with locked(models_dir):
+        return _install(models_dir, registry, candidate_dir, version_id, data=data, command=command, metrics=metrics)
+
+
+def _install(
+    models_dir: Path, registry: Registry, candidate_dir: Path, version_id: str, *, data: Any, command: str,
+    metrics: dict[str, Any],
+) -> ModelVersion:
+    seen = registry.current
+    registry = _load(models_dir)  # as it is now: another promotion may have saved it since ``registry`` was read
+    if registry.current != seen:
+        raise RegistryError(f"the current model changed from {seen} to {registry.current} (another promotion or "
+                            "rollback ran meanwhile); nothing was changed: run promote again to compare with it")
     version_id = _unique_id(registry, safe_version_id(version_id))
     if registry.current is not None:
         _store(models_dir, registry, registry.version(registry.current))
+        save(registry, models_dir)  # where the outgoing model is kept, before the swap a crash may interrupt
     _swap_in(models_dir, Path(candidate_dir))
     meta = read_meta(models_dir / CURRENT)
     meta.update(version=version_id, data=data, train_command=command or meta.get("train_command", ""),
@@ -299,7 +357,12 @@ def promote_decision(comparison: Comparison, metric: str = DEFAULT_METRIC, min_g
 def rollback(models_dir: Path = MODELS_DIR) -> ModelVersion:
     """Put the version that was current before this one back into ``current``; returns it."""
     models_dir = Path(models_dir)
-    registry = load(models_dir)
+    with locked(models_dir):
+        return _rollback(models_dir)
+
+
+def _rollback(models_dir: Path) -> ModelVersion:
+    registry = _load(models_dir)
     if len(registry.history) < 2:
         raise RegistryError("there is no earlier version to roll back to")
     leaving = registry.version(registry.history[-1])
@@ -309,6 +372,7 @@ def rollback(models_dir: Path = MODELS_DIR) -> ModelVersion:
         raise RegistryError(f"the files of version {previous.id} are missing ({source}); nothing was changed: put "
                             f"them back there, or install a model folder with `mjsnap promote`")
     _store(models_dir, registry, leaving)
+    save(registry, models_dir)  # where the leaving model is kept, before the swap a crash may interrupt
     _swap_in(models_dir, source)
     registry.history.pop()
     registry.current = previous.id

@@ -211,6 +211,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lp_from_model": ("模型 {version} 的预标注，请检查", "pre-labelled by model {version}: check every box"),
     "lp_box_problem": ("第 {n} 个框：{detail}", "box {n}: {detail}"),
     "lp_damaged": ("{path} 已损坏：{detail}", "{path}: {detail}"),
+    "lp_other_photo": ("{path} 是另一张同名照片：它的框没有拿来，也不会被覆盖（保存前请给这张照片改名）",
+                       "{path} is another photo of this name: its boxes are not shown here, and it will not be "
+                       "replaced (rename this photo to save it)"),
     "lp_no_model": ("没有模型，从空白开始", "no model, starting empty: {detail}"),
     "lp_tile": ("牌", "tile"),
     "lp_box": ("框", "Box"),

@@ -72,7 +72,10 @@ def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tup
     """The photo's saved label, else the current model's detections, else nothing; with a note saying which."""
     t = tr(lang)
     split = dataset.find(name)
-    if split is not None:
+    other = dataset.other_photo(name, upright(path)) if split is not None else None
+    if other is not None:  # a photo of another folder saved under this name: not its boxes, and not over it
+        broken = t("lp_other_photo", path=dataset.image_path(name, other))
+    elif split is not None:
         try:
             return rows_from_boxes(dataset.load(name, split)), t("lp_from_saved", split=pick(SPLIT_NAMES[split], lang))
         except (LabelError, OSError, UnicodeDecodeError) as exc:  # a damaged label: start over from the model, say so
@@ -96,10 +99,11 @@ def _detection_row(cls: int, box) -> list[dict]:
 
 
 def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], done: bool):
-    """Save the photo and its boxes: done -> train (a val photo stays in val), not done -> review."""
+    """Save the photo and its boxes: done -> train (a val photo stays in val), not done -> review. Another photo
+    saved under the same name (from another folder) is never replaced: LabelError ``name_taken``."""
     previous = dataset.find(name)
     split = ("val" if previous == "val" else "train") if done else "review"
-    return dataset.save(name, upright(path), boxes_from_rows(rows), split=split)
+    return dataset.save(name, upright(path), boxes_from_rows(rows), split=split, replace_other=False)
 
 
 def draw_boxes(image: Image.Image, rows: list[dict], selected: int | None) -> Image.Image:

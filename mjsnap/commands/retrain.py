@@ -60,6 +60,13 @@ def label_export(
     require_output_file("--out", out)
     if fmt is None:  # as --out's help says: a Label Studio JSON named .zip is never what was meant
         fmt = "yolo-zip" if out.suffix.lower() == ".zip" else "labelstudio-json"
+    written = [("--out", out)] + ([("--out's labelling config", labelstudio_config_path(out))]
+                                  if fmt == "labelstudio-json" else [])
+    for option, path in written:  # e.g. --out DATASET/data.yaml: the export would replace the dataset's own file
+        if _dataset_file(dataset, path):
+            typer.echo(f"error: {option}: {path} is a file of the dataset {dataset} (its data.yaml, images/ or "
+                       "labels/); name a file outside them", err=True)
+            raise typer.Exit(2)
     try:
         if fmt == "labelstudio-json":
             require_output_file("--out's labelling config", labelstudio_config_path(out))
@@ -72,6 +79,12 @@ def label_export(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"{count} photos written to {out}")
+
+
+def _dataset_file(dataset: Path, path: Path) -> bool:
+    """Whether ``path`` is the dataset's data.yaml or lies in its images/ or labels/ folders."""
+    root, resolved = dataset.resolve(), path.resolve()
+    return resolved == root / "data.yaml" or any(resolved.is_relative_to(root / kind) for kind in ("images", "labels"))
 
 
 @label_app.command("split")
@@ -213,18 +226,15 @@ def rollback(models_dir: Path = typer.Option(None, help="models folder (default 
 def models(models_dir: Path = typer.Option(None, help="models folder (default models/)")) -> None:
     """List the model versions of models/registry.json (recording the current model there if it is not yet)."""
     from mjsnap.paths import MODELS_DIR
-    from vision.registry import REGISTRY_FILE, RegistryError, load, save
+    from vision.registry import RegistryError, refresh
 
     _check_models_dir(models_dir)
     folder = models_dir or MODELS_DIR
     try:
-        registry = load(folder)
+        registry = refresh(folder)  # loaded and saved under the registry's lock: a promotion meanwhile is kept
     except RegistryError as exc:  # a damaged registry.json
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
-    before = (folder / REGISTRY_FILE).read_text() if (folder / REGISTRY_FILE).is_file() else None
-    if registry.versions and registry.model_dump_json(indent=1) + "\n" != before:
-        save(registry, folder)
     if not registry.versions:
         typer.echo(f"no models in {folder}")
     for item in registry.versions:

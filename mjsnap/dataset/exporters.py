@@ -11,6 +11,8 @@
 from __future__ import annotations
 
 import json
+import os
+import tempfile
 import zipfile
 from pathlib import Path
 
@@ -82,7 +84,10 @@ def export_yolo_zip(root: Path, out: Path, splits: tuple[str, ...] = TRAINING_SP
     """Write the Ultralytics YOLO zip; returns the number of photos."""
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    temp = out.with_name(f".{out.name}.tmp")
+    handle, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")  # its own: two exports
+    os.close(handle)  # to one --out at once must not write into one file
+    temp = Path(name)
+    temp.chmod(0o644)  # as a file written in place would be, not mkstemp's 0600
     try:
         count = _write_yolo_zip(LabelDataset(root), splits, temp)
         temp.replace(out)

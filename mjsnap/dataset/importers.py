@@ -71,7 +71,7 @@ class ImportReport:
     missing_images: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # boxes or photos that could not be used, with the reason
     renamed: dict[str, str] = field(default_factory=dict)  # source -> dataset name when they differ
-    replaced: list[str] = field(default_factory=list)  # names the dataset already had (their old label is replaced)
+    replaced: list[str] = field(default_factory=list)  # names the dataset had with this photo (old label replaced)
 
     def summary(self) -> str:
         lines = [f"{self.format}: {self.photos} photos, {self.boxes} boxes imported ({dict(self.splits)})"]
@@ -81,8 +81,8 @@ class ImportReport:
         if self.missing_images:
             lines.append(f"{len(self.missing_images)} images not found: {', '.join(self.missing_images[:10])}")
         if self.replaced:
-            lines.append(f"{len(self.replaced)} photos replaced an earlier label of the same name (use --prefix to "
-                         f"keep both): {', '.join(self.replaced[:10])}")
+            lines.append(f"{len(self.replaced)} photos replaced their earlier label (the same photo under the same "
+                         f"name; use --prefix to keep both): {', '.join(self.replaced[:10])}")
         lines += [f"skipped: {reason}" for reason in self.skipped[:20]]
         return "\n".join(lines)
 
@@ -366,10 +366,7 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
     if photo.image is None or not photo.image.is_file():
         report.missing_images.append(photo.source)
         return
-    name = unique_name((re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_") + dataset_name(photo.source))[:100],
-                       used)
-    if name != Path(photo.source).stem:
-        report.renamed[photo.source] = name
+    base = (re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_") + dataset_name(photo.source))[:100]
     try:
         with Image.open(photo.image) as opened_image:
             image = upright(opened_image).convert("RGB")
@@ -395,13 +392,21 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
         except LabelError as exc:
             report.skipped.append(f"{photo.source}: {exc}")
     split = "review" if unknown else photo.split
-    if dataset.find(name) is not None:
+    while True:  # a name the dataset holds with another photo (an earlier import, the app) is kept: -2, -3...
+        name = unique_name(base, used)
+        replacing = dataset.find(name) is not None
+        try:
+            dataset.save(name, image, boxes, split=split, replace_other=False)
+        except LabelError as exc:
+            if exc.code == "name_taken":
+                continue
+            report.skipped.append(f"{photo.source}: {exc}")
+            return
+        break
+    if name != Path(photo.source).stem:
+        report.renamed[photo.source] = name
+    if replacing:
         report.replaced.append(name)
-    try:
-        dataset.save(name, image, boxes, split=split)
-    except LabelError as exc:
-        report.skipped.append(f"{photo.source}: {exc}")
-        return
     if unknown:
         report.review.append(name)
     report.photos += 1

@@ -13,11 +13,12 @@ import os
 import shutil
 import tempfile
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from mjsnap.dataset.phash import DEFAULT_MAX_DISTANCE, PhotoHash, cluster, hash_photo
-from mjsnap.labels import DATA_YAML, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError
+from mjsnap.labels import DATA_YAML, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, folder_lock
 
 DEFAULT_VAL_FRACTION = 0.2
 
@@ -48,13 +49,23 @@ def labelled_photos(dataset: LabelDataset) -> dict[str, str]:
 
 
 def repair(dataset: LabelDataset) -> list[str]:
-    """Remove images whose label sits in another split (the trace of an interrupted move); returns their paths."""
+    """Remove images whose label sits in another split (the trace of an interrupted move), and of a photo labelled
+    in both train and val (a save that moved it was interrupted before it cleared the old split) the older label
+    and its image; returns their paths."""
     removed = []
     labelled = {}
     for split in TRAINING_SPLITS:
         folder = dataset.root / "labels" / split
         for label in folder.glob("*.txt") if folder.is_dir() else []:
             labelled.setdefault(label.stem, []).append(split)
+    for name, splits in labelled.items():
+        if len(splits) > 1:  # the save writes the new split's image and label first: the newer label is the one
+            newest = max(splits, key=lambda s: dataset.label_path(name, s).stat().st_mtime_ns)
+            for split in splits:
+                if split != newest:
+                    dataset.label_path(name, split).unlink()
+                    removed.append(str(dataset.label_path(name, split)))
+            labelled[name] = [newest]
     for split in TRAINING_SPLITS:
         folder = dataset.root / "images" / split
         for image in sorted(folder.glob(f"*{IMAGE_SUFFIX}")) if folder.is_dir() else []:
@@ -111,26 +122,28 @@ def split_dataset(
     if not (Path(root) / DATA_YAML).is_file():  # a typo'd path must not become a new, empty dataset
         raise LabelError(f"{root} is not a dataset folder (no {DATA_YAML})", "not_a_dataset")
     dataset.ensure()
-    report = SplitReport()
-    if not dry_run:
-        report.repaired = repair(dataset)
-    current = labelled_photos(dataset)
-    hashes: list[PhotoHash] = []
-    for name, split in current.items():
-        image = dataset.image_path(name, split)
-        if not image.is_file():
-            raise LabelError(f"{dataset.label_path(name, split)} has no image {image.name}", "label_without_image")
-        hashes.append(hash_photo(image, name))
-    clusters = cluster(hashes, max_distance)
-    plan = plan_split(clusters, val_fraction, seed)
-    report.photos, report.clusters = len(current), len(clusters)
-    report.largest_cluster = max((len(c) for c in clusters), default=0)
-    for name in sorted(plan):
-        target, source = plan[name], current[name]
-        if target != source:
-            report.moved.append((name, source, target))
-            if not dry_run:
-                _move(dataset, name, source, target)
-    report.train = sum(1 for s in plan.values() if s == "train")
-    report.val = len(plan) - report.train
+    # a save (the app, an import) or another split meanwhile would find a photo half moved, or move it back
+    with nullcontext() if dry_run else folder_lock(dataset.root):
+        report = SplitReport()
+        if not dry_run:
+            report.repaired = repair(dataset)
+        current = labelled_photos(dataset)
+        hashes: list[PhotoHash] = []
+        for name, split in current.items():
+            image = dataset.image_path(name, split)
+            if not image.is_file():
+                raise LabelError(f"{dataset.label_path(name, split)} has no image {image.name}", "label_without_image")
+            hashes.append(hash_photo(image, name))
+        clusters = cluster(hashes, max_distance)
+        plan = plan_split(clusters, val_fraction, seed)
+        report.photos, report.clusters = len(current), len(clusters)
+        report.largest_cluster = max((len(c) for c in clusters), default=0)
+        for name in sorted(plan):
+            target, source = plan[name], current[name]
+            if target != source:
+                report.moved.append((name, source, target))
+                if not dry_run:
+                    _move(dataset, name, source, target)
+        report.train = sum(1 for s in plan.values() if s == "train")
+        report.val = len(plan) - report.train
     return report

@@ -4,7 +4,8 @@
     DIR/data.yaml
 
 Photo i of seed S is always the same bytes, whichever worker makes it, so a set is reproducible from (N, S, F).
-The last round(N * F) photos go to val.
+The last round(N * F) photos go to val (and a photo written into one split is removed from the other, so a second
+run into the same folder with another N or F leaves no photo on both sides).
 """
 
 from __future__ import annotations
@@ -71,10 +72,30 @@ def write_photo(out: Path, seed: int, index: int, n: int, val_fraction: float, o
     name, split = photo_name(seed, index), split_of(index, n, val_fraction)
     h, w = sample.image.shape[:2]
     image_rel = f"images/{split}/{name}.jpg"
-    (out / image_rel).write_bytes(encode_jpeg(sample, jpeg_quality(seed, index)))
-    (out / "labels" / split / f"{name}.txt").write_text("".join(t.yolo_line(w, h) + "\n" for t in sample.tiles))
-    (out / "layouts" / split / f"{name}.json").write_text(json.dumps(layout_json(sample, image_rel, seed)))
+    # the photo in the other split, from a run with another --n or --val-fraction, would be the same photo on both
+    # sides: removed, its image first (a label without its image is not trained on)
+    other = "val" if split == "train" else "train"
+    for kind, suffix in (("images", ".jpg"), ("labels", ".txt"), ("layouts", ".json")):
+        (out / kind / other / f"{name}{suffix}").unlink(missing_ok=True)
+    # the image last, each file whole (a temporary file moved into place): a run stopped midway leaves no image
+    # without its label (trained on as a photo with no tiles) and no half-written file
+    label = "".join(t.yolo_line(w, h) + "\n" for t in sample.tiles)
+    _write_whole(out / "labels" / split / f"{name}.txt", label.encode())
+    _write_whole(out / "layouts" / split / f"{name}.json", json.dumps(layout_json(sample, image_rel, seed)).encode())
+    _write_whole(out / image_rel, encode_jpeg(sample, jpeg_quality(seed, index)))
     return WrittenPhoto(name, split, len(sample.tiles), time.perf_counter() - start)
+
+
+def _write_whole(path: Path, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path`` and move it into place (no fsync: this guards against a
+    stopped run, and a set is remade from its seed)."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temp.write_bytes(data)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
 
 
 def data_yaml(out: Path) -> str:
