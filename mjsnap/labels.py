@@ -37,6 +37,7 @@ SPLITS = ("train", "val", "review")
 TRAINING_SPLITS = ("train", "val")
 IMAGE_SUFFIX = ".jpg"
 JPEG_QUALITY = 92
+FILE_MODE = 0o644  # a dataset file's mode, as one written in place would have (mkstemp's temporary files are 0600)
 SAME_PHOTO_LEVELS = 4.0  # mean grey-level difference (of 255, at 64x64) under which a saved image is the same photo
 _NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
 
@@ -169,6 +170,7 @@ def write_atomic(path: Path, data: bytes) -> None:
     """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(handle, FILE_MODE)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
             out.flush()

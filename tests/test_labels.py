@@ -24,8 +24,8 @@ from mjsnap.labels import (
 from scoring.tiles import CLASS_NAMES
 
 
-def _image(width: int = 320, height: int = 200) -> np.ndarray:
-    rng = np.random.default_rng(0)
+def _image(width: int = 320, height: int = 200, seed: int = 0) -> np.ndarray:
+    rng = np.random.default_rng(seed)
     return rng.integers(0, 255, (height, width, 3), dtype=np.uint8)
 
 
@@ -43,6 +43,18 @@ def test_save_writes_ultralytics_layout(tmp_path):
     lines = saved.label.read_text().splitlines()
     assert [line.split()[0] for line in lines] == ["0", "33", "34"]
     assert lines[0] == "0 0.093750 0.250000 0.125000 0.300000"
+
+
+def test_saved_files_are_readable_by_others_as_files_written_in_place_are(tmp_path):
+    """Not the 0600 of the temporary files they are written through: a training job of another user reads them."""
+    from mjsnap.dataset.split import split_dataset
+
+    dataset = LabelDataset(tmp_path / "corrections")
+    saved = [dataset.save(f"photo{n}", _image(seed=n), BOXES) for n in range(5)]
+    split_dataset(dataset.root, val_fraction=0.4)  # moves some images to val through a temporary file too
+    files = [p for p in dataset.root.rglob("*") if p.is_file() and p.suffix in (".jpg", ".txt")]
+    assert len(files) == 2 * len(saved)
+    assert {oct(p.stat().st_mode & 0o777) for p in files} == {"0o644"}
 
 
 def test_round_trip_returns_the_same_boxes(tmp_path):

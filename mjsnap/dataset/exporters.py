@@ -18,7 +18,7 @@ from pathlib import Path
 
 from PIL import Image
 
-from mjsnap.labels import IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, write_atomic
+from mjsnap.labels import FILE_MODE, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, write_atomic
 from scoring.tiles import CLASS_NAMES
 
 LOCAL_FILES_PREFIX = "/data/local-files/?d="
@@ -87,7 +87,7 @@ def export_yolo_zip(root: Path, out: Path, splits: tuple[str, ...] = TRAINING_SP
     handle, name = tempfile.mkstemp(dir=out.parent, prefix=f".{out.name}.", suffix=".tmp")  # its own: two exports
     os.close(handle)  # to one --out at once must not write into one file
     temp = Path(name)
-    temp.chmod(0o644)  # as a file written in place would be, not mkstemp's 0600
+    temp.chmod(FILE_MODE)
     try:
         count = _write_yolo_zip(LabelDataset(root), splits, temp)
         temp.replace(out)

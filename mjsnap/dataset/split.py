@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mjsnap.dataset.phash import DEFAULT_MAX_DISTANCE, PhotoHash, cluster, hash_photo
-from mjsnap.labels import DATA_YAML, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, folder_lock
+from mjsnap.labels import DATA_YAML, FILE_MODE, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, folder_lock
 
 DEFAULT_VAL_FRACTION = 0.2
 
@@ -99,6 +99,7 @@ def plan_split(
 def _move(dataset: LabelDataset, name: str, source: str, target: str) -> None:
     old_image, new_image = dataset.image_path(name, source), dataset.image_path(name, target)
     handle, temp = tempfile.mkstemp(dir=new_image.parent, prefix=f".{new_image.name}.", suffix=".tmp")
+    os.fchmod(handle, FILE_MODE)
     os.close(handle)
     try:
         shutil.copyfile(old_image, temp)
