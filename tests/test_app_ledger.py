@@ -252,3 +252,35 @@ def test_a_player_named_like_a_column_keeps_their_own_column(lang, players, colu
     table = hands_table(ledger, tr(lang), lang)
     assert list(table.columns) == columns
     assert table.iloc[0][columns[2]] == players[0] and table.iloc[0][columns[4]] == "+3 → 3"
+
+
+def test_a_cleared_or_replaced_ledger_can_be_switched_back(app):
+    """Clear, or an imported CSV, replace a whole evening's hands with one tap: the replaced ledger is kept aside, and
+    switching back keeps the other aside in turn, so neither is lost."""
+    score_typed(app, winner=2, discarder=None)
+    app.button(key="add-to-ledger").click()
+    run(app)
+    evening = app.session_state["ledger"]
+    app.radio(key="page").set_value("ledger")
+    run(app)
+    assert not any(b.key == "swap-back-ledger" for b in app.button)  # nothing replaced yet
+    app.button(key="clear-ledger").click()
+    run(app)
+    assert not app.session_state["ledger"].hands
+    app.button(key="swap-back-ledger").click()
+    run(app)
+    assert app.session_state["ledger"] == evening
+    assert not any(b.key == "swap-back-ledger" for b in app.button)  # the empty ledger is not worth keeping
+
+    imported = Ledger(players=["甲", "乙", "丙", "丁"]).record(ruleset="xian", winners=[0], discarder=1,
+                                                              deltas=(3, -3, 0, 0))
+    app.file_uploader(key="ledger-csv").set_value(("other.csv", imported.to_csv().encode(), "text/csv"))
+    run(app)
+    assert app.session_state["ledger"] == imported
+    assert app.button(key="swap-back-ledger").label == "换回另一份记分表（1 局）"
+    app.button(key="swap-back-ledger").click()
+    run(app)
+    assert app.session_state["ledger"] == evening and app.text_input(key="player-0").value == evening.players[0]
+    app.button(key="swap-back-ledger").click()  # and back again: the imported one was kept aside in turn
+    run(app)
+    assert app.session_state["ledger"] == imported and app.text_input(key="player-0").value == "甲"

@@ -170,6 +170,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "ledger_error": ("不能记入：{detail}", "Cannot record: {detail}"),
     "empty_ledger": ("还没有记录。算完分后点“记入记分表”。", "No hands yet. After scoring, press “Add to the ledger”."),
     "clear_ledger": ("清空记分表", "Clear the ledger"),
+    # the ledger a clear or an import replaced, kept aside; switching keeps the current one aside in turn
+    "swap_back_ledger": ("换回另一份记分表（{n} 局）", "Switch back to the other ledger ({n} hands)"),
     # dice
     "dice_header": ("骰子：从哪里开始抓牌", "Dice: where the deal starts"),
     "convention": ("地区规矩", "Regional convention"),

@@ -38,9 +38,35 @@ def _undo() -> None:
     context_form.start_new_hand()
 
 
-def _clear() -> None:
-    state.set_ledger(Ledger(players=state.ledger().players))
+def _replace(ledger: Ledger) -> None:
+    """Put ``ledger`` in place of the current one, which is kept: a clear or an import, a tap away from a whole
+    evening's hands, can be taken back (_swap_back)."""
+    if state.ledger().hands:
+        st.session_state.ledger_replaced = state.ledger()
+    state.set_ledger(ledger)
+    _show_players(ledger)
     context_form.start_new_hand()
+
+
+def _show_players(ledger: Ledger) -> None:
+    for seat, name in enumerate(ledger.players):
+        st.session_state[f"player-{seat}"] = name
+
+
+def _swap_back() -> None:
+    """The replaced ledger back, and the current one kept in its place: pressing again undoes this too."""
+    replaced = st.session_state.pop("ledger_replaced", None)
+    if replaced is None:
+        return
+    if state.ledger().hands:
+        st.session_state.ledger_replaced = state.ledger()
+    state.set_ledger(replaced)
+    _show_players(replaced)
+    context_form.start_new_hand()
+
+
+def _clear() -> None:
+    _replace(Ledger(players=state.ledger().players))
 
 
 def _import(t, lang: str) -> None:
@@ -58,10 +84,7 @@ def _import(t, lang: str) -> None:
     except csv.Error as exc:  # the csv module's own refusal, e.g. a field past its size limit: no ledger export
         _notice("error", t("bad_csv", detail=t("csv_malformed", detail=str(exc))))
         return
-    state.set_ledger(ledger)
-    for seat, name in enumerate(ledger.players):
-        st.session_state[f"player-{seat}"] = name
-    context_form.start_new_hand()
+    _replace(ledger)
     _notice("ok", t("imported", n=len(ledger.hands)))
 
 
@@ -110,5 +133,8 @@ def show(t, lang: str) -> None:
             key="export-csv",
         )
         st.button(t("clear_ledger"), key="clear-ledger", on_click=_clear, disabled=not ledger.hands)
+        replaced = st.session_state.get("ledger_replaced")
+        if replaced is not None:
+            st.button(t("swap_back_ledger", n=len(replaced.hands)), key="swap-back-ledger", on_click=_swap_back)
     uploader.file_uploader(t, t("import_csv"), ["csv"], "ledger-csv", button="upload_csv_button", on_change=_import,
                            args=(t, lang))
