@@ -22,3 +22,12 @@ def shared() -> Path:
     if path is None:
         pytest.skip("../shared is not present (set MJSNAP_SHARED to point at it)")
     return path
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """An untrained 36-class model directory (tests/detector_model.py), built once for the session."""
+    pytest.importorskip("ultralytics", reason="building the test model needs the train extra")
+    from detector_model import build_tiny_model
+
+    return build_tiny_model(tmp_path_factory.getbasetemp() / "tiny-detector")

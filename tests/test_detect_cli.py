@@ -11,17 +11,11 @@ import pytest
 from PIL import Image
 from typer.testing import CliRunner
 
-from detector_model import build_tiny_model, tile_scene
+from detector_model import tile_scene
 from mjsnap.cli import app
 from scoring.tiles import CLASS_NAMES
 
 ORIENTATION_TAG = 0x0112
-
-
-@pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("ultralytics", reason="building the test model needs the train extra")
-    return build_tiny_model(tmp_path_factory.getbasetemp() / "tiny-detector")
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from detector_model import TINY_IMGSZ, build_tiny_model, tile_scene
+from detector_model import TINY_IMGSZ, tile_scene
 from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.detector import BACKENDS, ModelNotFoundError, TileDetector, decode, letterbox, nms, to_tensor
@@ -18,12 +18,6 @@ from vision.imageio import ImageReadError, read_image
 
 ORIENTATION_TAG = 0x0112
 SCENE_SHAPES = [(TINY_IMGSZ, TINY_IMGSZ), (640, 480), (300, 500), (1000, 700)]
-
-
-@pytest.fixture(scope="session")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("ultralytics", reason="building the test model needs the train extra")
-    return build_tiny_model(tmp_path_factory.getbasetemp() / "tiny-detector")
 
 
 # --- geometry and decoding, no model needed -------------------------------------------------------------------

@@ -246,14 +246,6 @@ def test_a_large_photo_decoded_at_full_size_is_reduced_once_and_upright(orientat
 
 # --- the commands: a bad file among good ones is one clear line, the others still run ---------------------------------
 
-@pytest.fixture(scope="module")
-def tiny_model(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("ultralytics", reason="building the test model needs the train extra")
-    from detector_model import build_tiny_model
-
-    return build_tiny_model(tmp_path_factory.getbasetemp() / "tiny-detector")
-
-
 @pytest.fixture()
 def odd_files(tmp_path: Path) -> dict[str, Path]:
     good = tmp_path / "good.png"
