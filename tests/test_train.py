@@ -84,6 +84,9 @@ def test_tiny_training_run_export_and_eval(tiny_dataset, tmp_path):
     assert result.exit_code == 0, result.output
     run = tmp_path / "runs" / "tiny"
     assert (run / "weights" / "last.pt").is_file() and (run / "weights" / "best.pt").is_file()
+    from vision.train import read_checkpoint
+
+    assert read_checkpoint(run / "weights" / "last_good.pt")["epoch"] == 0  # kept after the epoch's save
     progress = [json.loads(line) for line in (run / "progress.jsonl").read_text().splitlines()]
     assert [(p["epoch"], p["epochs"], p["final_best"]) for p in progress] == [(1, 1, False), (1, 1, True)]
     assert json.loads((run / "mjsnap_settings.json").read_text())["command"].startswith("mjsnap train --data")
@@ -344,6 +347,40 @@ def test_each_run_keeps_its_own_resolved_data_config(tmp_path, monkeypatch, runs
     for name, args in zip(runs, _RecordingYOLO.runs):
         assert Path(args["data"]).parent == (tmp_path / "runs" / name).resolve()
         assert yaml.safe_load(Path(args["data"]).read_text())["train"] == [str((tmp_path / name / "images" / "train").resolve())]
+
+
+def test_a_last_pt_cut_off_by_a_kill_resumes_from_the_copy_kept_before(tiny_model, tmp_path, monkeypatch, capsys):
+    """ultralytics writes last.pt in place; killed while it wrote, the run resumes from last_good.pt."""
+    import ultralytics
+
+    from vision.train import resume
+
+    weights = tmp_path / "run" / "weights"
+    weights.mkdir(parents=True)
+    good = (tiny_model / "model.pt").read_bytes()
+    (weights / "last_good.pt").write_bytes(good)
+    (weights / "last.pt").write_bytes(good[: len(good) // 2])
+    resumed = []
+
+    class FakeYOLO:
+        def __init__(self, path):
+            resumed.append(Path(path).read_bytes())
+
+        def add_callback(self, event, callback):
+            pass
+
+        def train(self, **kwargs):
+            assert kwargs == {"resume": True}
+
+    monkeypatch.setattr(ultralytics, "YOLO", FakeYOLO)
+    assert resume(weights / "last.pt") == tmp_path / "run"
+    assert resumed == [good] and (weights / "last.pt").read_bytes() == good
+    assert "is cut off (the run was stopped while saving it): resuming from" in capsys.readouterr().err
+
+    (weights / "last.pt").write_bytes(good[:100])
+    (weights / "last_good.pt").unlink()  # nothing to fall back on: the error it was
+    with pytest.raises(ValueError, match="last.pt is not an ultralytics checkpoint"):
+        resume(weights / "last.pt")
 
 
 def test_resume_needs_an_existing_checkpoint(tmp_path):

@@ -21,6 +21,7 @@ from vision.train import (
     TrainSettings,
     _progress_callback,
     configure_offline,
+    keep_last_good,
     resolve_data_config,
     run_dir,
     use_all_cores,
@@ -110,6 +111,7 @@ def finetune(settings: TrainSettings, base: Path, keep_imgsz: bool = False, prog
     (folder / "mjsnap_settings.json").write_text(json.dumps(record, default=str, indent=1))
     model = YOLO(settings.model)
     model.add_callback("on_fit_epoch_end", _progress_callback(folder / "progress.jsonl"))
+    keep_last_good(model)
     for event, callback in (_progress_bar() if progress_bar else {}).items():
         model.add_callback(event, callback)
     model.train(**settings.ultralytics_args(data_yaml))

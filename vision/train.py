@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import sys
 import tempfile
 import time
 from dataclasses import asdict, dataclass, field
@@ -225,6 +227,25 @@ def _progress_callback(progress_file: Path | None):
     return on_fit_epoch_end
 
 
+LAST_GOOD = "last_good.pt"  # beside last.pt: last.pt as it was after the latest whole save
+
+
+def keep_last_good(model) -> None:
+    """ultralytics writes weights/last.pt in place: a kill while it writes leaves a cut-off file, and a run that
+    cannot be resumed. After each save a copy goes to weights/last_good.pt through a temporary file, for `resume`."""
+    def on_model_save(trainer) -> None:
+        last = Path(trainer.last)
+        _copy_atomic(last, last.with_name(LAST_GOOD))
+
+    model.add_callback("on_model_save", on_model_save)
+
+
+def _copy_atomic(source: Path, target: Path) -> None:
+    temp = target.with_name(f".{target.name}.tmp")
+    shutil.copyfile(source, temp)
+    os.replace(temp, target)
+
+
 def run_dir(settings: TrainSettings) -> Path:
     return Path(settings.project).resolve() / settings.name
 
@@ -242,22 +263,35 @@ def train(settings: TrainSettings) -> Path:
     (folder / "mjsnap_settings.json").write_text(json.dumps(asdict(settings), default=str, indent=1))
     model = YOLO(settings.model)
     model.add_callback("on_fit_epoch_end", _progress_callback(folder / "progress.jsonl"))
+    keep_last_good(model)
     model.train(**settings.ultralytics_args(data_yaml))
     return folder
 
 
 def resume(last_checkpoint: Path) -> Path:
-    """Continue an interrupted run from its weights/last.pt (same arguments, same folder)."""
+    """Continue an interrupted run from its weights/last.pt (same arguments, same folder). A last.pt cut off by a kill
+    while it was written is replaced by last_good.pt, the copy kept after the save before (`keep_last_good`)."""
     configure_offline()
     last_checkpoint = Path(last_checkpoint)
     if not last_checkpoint.is_file():
         raise FileNotFoundError(f"{last_checkpoint} does not exist (expected RUN/weights/last.pt)")
-    read_checkpoint(last_checkpoint)
+    try:
+        read_checkpoint(last_checkpoint)
+    except ValueError:
+        good = last_checkpoint.with_name(LAST_GOOD)
+        try:
+            read_checkpoint(good)
+        except (ValueError, FileNotFoundError):
+            raise ValueError(f"{last_checkpoint} is not an ultralytics checkpoint (.pt)") from None
+        print(f"[mjsnap train] {last_checkpoint} is cut off (the run was stopped while saving it): resuming from "
+              f"{good}, saved one epoch earlier", file=sys.stderr, flush=True)
+        _copy_atomic(good, last_checkpoint)  # ultralytics resumes from the path it is given, and saves back there
     use_all_cores()
     from ultralytics import YOLO
 
     folder = last_checkpoint.parent.parent
     model = YOLO(str(last_checkpoint))
     model.add_callback("on_fit_epoch_end", _progress_callback(folder / "progress.jsonl"))
+    keep_last_good(model)
     model.train(resume=True)
     return folder

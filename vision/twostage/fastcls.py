@@ -236,8 +236,10 @@ def save_checkpoint(model, path: Path, epoch: int, metrics: dict, imgsz: int) ->
     path.parent.mkdir(parents=True, exist_ok=True)
     model_copy = copy.deepcopy(model).cpu().eval()  # loads on a machine without the GPU it was trained on
     model_copy.args = {"task": "classify", "imgsz": imgsz}
+    temp = path.with_name(f".{path.name}.tmp")  # then renamed: a kill while saving leaves the last whole checkpoint
     torch.save({"model": model_copy, "epoch": epoch, "train_args": {"task": "classify"}, "train_metrics": metrics,
-                "date": datetime.now(timezone.utc).isoformat(), "version": ultralytics.__version__}, path)
+                "date": datetime.now(timezone.utc).isoformat(), "version": ultralytics.__version__}, temp)
+    os.replace(temp, path)
 
 
 def train_fast_classifier(

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from vision.train import WORK_DIR, TrainSettings, configure_offline, train, use_all_cores
+from vision.train import WORK_DIR, TrainSettings, configure_offline, keep_last_good, train, use_all_cores
 
 TWO_STAGE_DIR = WORK_DIR / "twostage"
 CLASSIFIER_YAML = "yolo11n-cls.yaml"
@@ -100,6 +100,7 @@ def train_crop_classifier(
     folder.mkdir(parents=True, exist_ok=True)
     model = YOLO(CLASSIFIER_YAML)
     model.add_callback("on_fit_epoch_end", _classifier_progress(folder / "progress.jsonl"))
+    keep_last_good(model)
     args = {
         "data": str(crops),
         "epochs": epochs,
