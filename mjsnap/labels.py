@@ -16,20 +16,19 @@ saving one name at once leave one whole photo and label, not an image without it
 
 from __future__ import annotations
 
-import fcntl
 import io
 import json
 import os
 import re
 import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from PIL import Image
 
+from mjsnap.locks import holding_folder
 from scoring.tiles import CLASS_NAMES
 
 DATA_YAML = "data.yaml"
@@ -181,18 +180,6 @@ def write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-@contextmanager
-def folder_lock(folder: Path) -> Iterator[None]:
-    """Hold an exclusive flock on ``folder`` itself (no lock file is added; the kernel drops it when its holder
-    dies). Another process or thread taking it waits."""
-    fd = os.open(folder, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
-
 def same_photo(saved: Path, image: Image.Image) -> bool:
     """Whether the image file ``saved`` shows ``image`` (the same size, and equal but for JPEG's loss); a file that
     cannot be read is no photo to keep."""
@@ -262,7 +249,7 @@ class LabelDataset:
         pil = image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, dtype=np.uint8))
         data, width, height = jpeg_bytes(pil)
         text = "".join(line + "\n" for line in yolo_lines(boxes, width, height))
-        with folder_lock(self.root):  # the check, the writes and the clearing of other splits as one step
+        with holding_folder(self.root):  # the check, the writes and the clearing of other splits as one step
             if not replace_other:
                 self._refuse_other_photo(name, pil)
             write_atomic(image_path, data)  # image first: a label file never exists without its image

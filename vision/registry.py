@@ -16,7 +16,6 @@ two promotions at once run one after the other, and one whose comparison was wit
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -31,6 +30,7 @@ from typing import Any
 from pydantic import BaseModel, Field, ValidationError
 
 from mjsnap.labels import write_atomic
+from mjsnap.locks import holding_folder
 from mjsnap.paths import MODELS_DIR
 from vision.compare import METRICS, Comparison
 from vision.twostage.backend import STAGES, ensemble_folders
@@ -152,17 +152,13 @@ def recover(models_dir: Path) -> None:
 
 @contextmanager
 def locked(models_dir: Path) -> Iterator[None]:
-    """Hold the models folder's lock (an flock on the folder itself: no file is added to it; the kernel drops it
-    when its holder dies). A folder that is not there has nothing to guard."""
+    """Hold the models folder's lock (an flock on the folder itself, mjsnap.locks). A folder that is not there has
+    nothing to guard."""
     if not Path(models_dir).is_dir():
         yield
         return
-    fd = os.open(models_dir, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+    with holding_folder(Path(models_dir)):
         yield
-    finally:
-        os.close(fd)  # releases the lock
 
 
 def load(models_dir: Path = MODELS_DIR) -> Registry:

@@ -7,13 +7,13 @@ dies, so a killed run leaves no stale lock, and the file is removed when a run e
 
 from __future__ import annotations
 
-import fcntl
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from mjsnap.batch.errors import BatchError
+from mjsnap.locks import flock
 
 
 def lock_path(out: Path) -> Path:
@@ -27,9 +27,7 @@ def holding(out: Path) -> Iterator[None]:
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        if not flock(fd, wait=False):
             holder = os.read(fd, 64).decode("ascii", "replace").strip()
             os.close(fd)
             who = f" (process {holder})" if holder.isdigit() else ""

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mjsnap.dataset.phash import DEFAULT_MAX_DISTANCE, PhotoHash, cluster, hash_photo
-from mjsnap.labels import DATA_YAML, FILE_MODE, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, folder_lock
+from mjsnap.labels import DATA_YAML, FILE_MODE, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError
+from mjsnap.locks import holding_folder
 
 DEFAULT_VAL_FRACTION = 0.2
 
@@ -124,7 +125,7 @@ def split_dataset(
         raise LabelError(f"{root} is not a dataset folder (no {DATA_YAML})", "not_a_dataset")
     dataset.ensure()
     # a save (the app, an import) or another split meanwhile would find a photo half moved, or move it back
-    with nullcontext() if dry_run else folder_lock(dataset.root):
+    with nullcontext() if dry_run else holding_folder(dataset.root):
         report = SplitReport()
         if not dry_run:
             report.repaired = repair(dataset)
