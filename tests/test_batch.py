@@ -498,3 +498,22 @@ def test_a_killed_run_leaves_no_lock_behind(tmp_path: Path, archive: Path) -> No
     assert lock_path(out).exists()
     run_batch(settings(tmp_path, archive))
     assert latest_by_path(out) and not lock_path(out).exists()
+
+
+def test_the_outputs_read_a_compact_record_and_say_the_same(tmp_path: Path, archive: Path) -> None:
+    """finish_run keeps of each record what the CSV, summary and report read (about a tenth of it in memory)."""
+    from mjsnap.batch.export import csv_row
+    from mjsnap.batch.finish import for_outputs
+    from mjsnap.batch.report import render_report
+    from mjsnap.batch.summary import summarize
+
+    run_batch(settings(tmp_path, archive))
+    whole = list(latest_by_path(tmp_path / "results.jsonl").values())
+    compact = list(latest_by_path(tmp_path / "results.jsonl", for_outputs).values())
+    assert any(r.get("hand") and r.get("detections") for r in whole)  # the fake scorer reads hands, with boxes
+    assert [csv_row(r) for r in compact] == [csv_row(r) for r in whole]
+    assert summarize(compact) == summarize(whole)
+    # the tables and errors alike (the plots' SVG carries the time and random ids; they plot what csv_row reads)
+    tables = [re.sub(r"<svg.*?</svg>", "", render_report(r, summarize(whole), "t"), flags=re.S) for r in (compact, whole)]
+    assert tables[0] == tables[1]
+    assert all("box" not in d for r in compact for d in r.get("detections") or [])

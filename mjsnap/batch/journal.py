@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -66,28 +66,27 @@ def iter_records(path: Path) -> Iterator[dict[str, Any]]:
     """Every record in file order. A torn last line is skipped; damage anywhere else raises JournalError."""
     if not path.exists():
         return
-    with path.open("rb") as handle:
-        lines = handle.read().split(b"\n")
-    last = len(lines) - 1
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line)
-        except ValueError as exc:
-            if number - 1 == last:  # no newline after it: the torn write of a killed run
+    with path.open("rb") as handle:  # line by line: a results file of many photos is not read whole
+        for number, line in enumerate(handle, start=1):
+            if not line.strip():
                 continue
-            raise JournalError(f"{path}, line {number}: not a JSON record ({exc})") from exc
-        if not isinstance(record, dict) or "path" not in record:
-            raise JournalError(f"{path}, line {number}: not a photo record")
-        yield record
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                if not line.endswith(b"\n"):  # no newline after it: the torn write of a killed run
+                    continue
+                raise JournalError(f"{path}, line {number}: not a JSON record ({exc})") from exc
+            if not isinstance(record, dict) or "path" not in record:
+                raise JournalError(f"{path}, line {number}: not a photo record")
+            yield record
 
 
-def latest_by_path(path: Path) -> dict[str, dict[str, Any]]:
-    """The last record of each photo path (a retried photo has more than one), in first-seen order."""
+def latest_by_path(path: Path, keep: Callable[[dict[str, Any]], dict[str, Any]] | None = None) -> dict[str, dict[str, Any]]:
+    """The last record of each photo path (a retried photo has more than one), in first-seen order; ``keep`` makes
+    each record into what is kept of it (of a results file of many photos, not every record whole)."""
     latest: dict[str, dict[str, Any]] = {}
     for record in iter_records(path):
-        latest[record["path"]] = record
+        latest[record["path"]] = keep(record) if keep is not None else record
     return latest
 
 
