@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from streamlit.testing.v1 import AppTest
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
 
 MESSAGES = ("title", "header", "subheader", "markdown", "caption", "success", "info", "warning", "error")
 WIDGETS = ("button", "checkbox", "toggle", "selectbox", "radio", "number_input", "text_input", "multiselect")
@@ -52,3 +55,10 @@ def english_words(text: str) -> list[str]:
 def assert_no_english(at: AppTest) -> None:
     leaks = {text: words for text in shown_texts(at) if (words := english_words(text))}
     assert not leaks, f"English on a 中文 page: {leaks}"
+
+
+def run(at: AppTest) -> AppTest:
+    """One run of the page, which must not raise."""
+    at.run()
+    assert not at.exception, at.exception
+    return at

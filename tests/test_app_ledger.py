@@ -3,23 +3,15 @@
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
-from app_texts import assert_no_english  # noqa: E402
+from app_texts import APP, assert_no_english, run  # noqa: E402
 from mjsnap.app.ledger import Ledger  # noqa: E402
 
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
-
-def run(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 @pytest.fixture

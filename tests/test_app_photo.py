@@ -13,12 +13,13 @@ from PIL import Image
 pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
+from app_texts import APP, run  # noqa: E402
+
 from mjsnap.app.hand_view import frame_of  # noqa: E402
 from mjsnap.app.recognize import model_dir  # noqa: E402
 from mjsnap.labels import DATA_YAML, LabelDataset  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-APP = str(ROOT / "app.py")
 SAMPLE = ROOT / "mjsnap" / "app" / "samples" / "plain_win.jpg"
 
 
@@ -35,12 +36,6 @@ def model() -> Path:
     if not (path / "meta.json").is_file():
         pytest.skip(f"no model at {path} (the shipped model in models/current, or MJSNAP_MODEL_DIR)")
     return path
-
-
-def run(at: AppTest) -> AppTest:
-    at.run()
-    assert not at.exception, at.exception
-    return at
 
 
 def upload(data: bytes, name: str, mime: str) -> AppTest:

@@ -27,6 +27,7 @@ SECTION_OF = {"shaanxi": "shaanxi", "shaanxi108": "shaanxi", "xian": "xian", "we
 FIXED_BY_RULESET = {"shaanxi108": {"variant"}}  # the 108 rule set is the variant switch itself
 SITUATIONS = ("kong_replacement", "last_tile", "heavenly", "earthly", "robbing_kong", "after_kong_discard")
 SELF_DRAWN_SITUATIONS = ("kong_replacement", "heavenly")  # Context treats these as self-drawn
+BET_WIDTH = 68  # px: a bet is a number or two; four fit the 326 px inside the expander on a 390 px phone
 
 
 @dataclass(frozen=True)
@@ -133,9 +134,10 @@ def show(draft: Draft, t, lang: str) -> HandSetup:
                 st.session_state["ctx-discarder"] = others[0]
             discarder = st.selectbox(t("discarder"), others, key="ctx-discarder", format_func=seat_name, width=150)
         st.caption(t("bets"))
+        # four in one row on a phone (90 px each put the fourth seat on a row of its own)
         with st.container(horizontal=True, gap="small", wrap=True):
             bets = [
-                st.number_input(seat_name(s), 0, MAX_BET, step=1, key=f"ctx-bet-{s}", width=90) for s in seats
+                st.number_input(seat_name(s), 0, MAX_BET, step=1, key=f"ctx-bet-{s}", width=BET_WIDTH) for s in seats
             ]
 
     with st.expander(t("situations")):

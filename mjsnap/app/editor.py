@@ -15,7 +15,7 @@ from mjsnap.app.draft import Draft
 from mjsnap.app.i18n import MELD_NAMES, label_problem, pick, tile_name
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from scoring.hand import N_SEATS, MeldType
-from scoring.tiles import BACK, CLASS_NAMES
+from scoring.tiles import BACK, CLASS_NAMES, N_KINDS, ZH_NAMES
 
 PICKER_ROWS = (range(0, 9), range(9, 18), range(18, 27), range(27, BACK + 1))
 
@@ -42,13 +42,22 @@ def _picked(kind: int) -> None:
         apply(lambda d: d.set_kind(selected, kind))
 
 
+def face_label(kind: int, lang: str) -> str:
+    """A face button's word: a suited tile's notation (5m), under its picture; on a 中文 page an honour's own
+    character and 牌背, where the notation says E, S, W... and "back" in English."""
+    if lang == "en" or kind < 27:
+        return CLASS_NAMES[kind]
+    return ZH_NAMES[kind] if kind < N_KINDS else tile_name(kind, lang)
+
+
 def picker(t, lang: str, likely: tuple[int, ...] = ()) -> None:
     """The face picker; ``likely`` (the classifier's next guesses for the tapped tile) come first, in a row."""
+    label = lambda kind: face_label(kind, lang)  # noqa: E731
     if likely:
         st.caption(t("likely_faces"))
-        tile_buttons(lang, "likely-", lambda kind: CLASS_NAMES[kind], _picked, lambda kind: (kind,), rows=(likely,))
+        tile_buttons(lang, "likely-", label, _picked, lambda kind: (kind,), rows=(likely,))
     st.caption(t("pick_face"))
-    tile_buttons(lang, "pick-", lambda kind: CLASS_NAMES[kind], _picked, lambda kind: (kind,))
+    tile_buttons(lang, "pick-", label, _picked, lambda kind: (kind,))
 
 
 FACE_BUTTONS = '[class*="tile-faces-"]'  # tile_buttons' rows: a keyed container has the class st-key-KEY
@@ -126,7 +135,10 @@ def meld_controls(draft: Draft, t, lang: str) -> None:
             st.button(t("break_meld"), key=f"break-{meld}", on_click=apply, args=(lambda d, m=meld: d.break_meld(m),))
 
 
-def show(t, lang: str) -> None:
+def panel(t, lang: str) -> bool:
+    """The moves and the face picker of the tapped tile (or of the tile being added); False when none is tapped.
+    hand_view draws it right under the row of the tile tapped: below the whole hand, a phone showed it a screen or
+    two away from the tap, and nothing seemed to happen."""
     draft: Draft = state.draft()
     selected = st.session_state.selected
     if isinstance(selected, int) and selected < len(draft.tiles):
@@ -135,11 +147,22 @@ def show(t, lang: str) -> None:
             st.markdown(t("editing", n=selected + 1, name=tile_name(tile.kind, lang)))
             _actions(draft, selected, t)
             picker(t, lang, tuple(k for k in tile.choices if k != tile.kind))
-    elif selected == "add":
+        return True
+    if selected == "add":
         with st.container(border=True):
             st.markdown(t("adding", where=t("concealed")))
             picker(t, lang)
             st.button(t("done"), key="add-done", on_click=lambda: st.session_state.update(selected=None))
+        return True
+    return False
+
+
+def show(t, lang: str, panel_shown: bool = False) -> None:
+    """The meld controls and the hand's buttons; the tapped tile's panel too where hand_view did not draw it (a
+    tile of a row not shown)."""
+    draft: Draft = state.draft()
+    if not panel_shown:
+        panel(t, lang)
     if st.session_state.get("edit_error"):
         st.error(st.session_state.edit_error)
     if draft.meld_types:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mjsnap.app import state
+from mjsnap.app import editor, state
 from mjsnap.app.draft import Draft
 from mjsnap.app.i18n import MELD_NAMES, pick, tile_name
 from mjsnap.app.overlay import is_low_confidence
@@ -48,10 +48,14 @@ def tile_button(draft: Draft, index: int, origin: Draft | None) -> None:
         )
 
 
-def tile_row(draft: Draft, indices: list[int], origin: Draft | None) -> None:
+def tile_row(draft: Draft, indices: list[int], origin: Draft | None, editing=None) -> bool:
+    """A row of tappable tiles; ``editing`` (editor.panel) is drawn under it when the tile tapped is in it."""
     with st.container(horizontal=True, gap="xsmall", wrap=True):
         for index in indices:
             tile_button(draft, index, origin)
+    if editing is not None and st.session_state.selected in indices:
+        return editing()
+    return False
 
 
 def summary_in(draft: Draft, lang: str) -> str:
@@ -63,19 +67,23 @@ def summary_in(draft: Draft, lang: str) -> str:
     )
 
 
-def show(t, lang: str) -> None:
+def show(t, lang: str) -> bool:
+    """The hand; True when the tapped tile's panel (editor.panel) was drawn under its row."""
     draft: Draft = state.draft()
     origin: Draft | None = st.session_state.origin
+    editing = lambda: editor.panel(t, lang)  # noqa: E731
     st.subheader(t("hand_header"))
     st.caption(f"{t('tile_count', n=draft.tile_count)} · `{summary_in(draft, lang)}`")
 
     st.markdown(f"**{t('concealed')}**")
-    tile_row(draft, draft.concealed, origin)
+    shown = tile_row(draft, draft.concealed, origin, editing)
     st.button(t("add_tile"), key="add-tile", on_click=_select, args=("add",))
+    if st.session_state.selected == "add":
+        shown = editing()
 
     st.markdown(f"**{t('win_tile')}**")
     if draft.win is not None:
-        tile_row(draft, [draft.win], origin)
+        shown = tile_row(draft, [draft.win], origin, editing) or shown
     else:
         st.caption(t("no_win_tile"))
 
@@ -83,15 +91,16 @@ def show(t, lang: str) -> None:
         st.markdown(f"**{t('melds')}**")
         for meld, meld_type in enumerate(draft.meld_types):
             st.caption(f"{t('meld_n', n=meld + 1)} · {pick(MELD_NAMES[meld_type.value], lang)}")
-            tile_row(draft, draft.meld_members(meld), origin)
+            shown = tile_row(draft, draft.meld_members(meld), origin, editing) or shown
 
     aside = draft.indices("aside")
     # A toggle, not an expander: a cluttered table can give dozens of such tiles, built only when asked for.
     if aside and st.toggle(f"{t('aside')} ({len(aside)})", key="show-aside"):
-        tile_row(draft, aside, origin)
+        shown = tile_row(draft, aside, origin, editing) or shown
 
     reading = st.session_state.reading
     if reading is not None and reading.read.warnings and draft == origin:
         with st.expander(t("read_warnings")):
             for warning in reading.read.warnings:
                 st.caption(f"`{warning.code}` {explain(warning.code, lang, warning.message)}")
+    return shown

@@ -117,7 +117,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     # result
     "result_header": ("4 · 结果", "4 · Result"),
     "shapes": ("牌型", "Shape"),
-    "not_a_win": ("不能胡：{detail}", "Not a win: {detail}"),
+    "not_a_win": ("不能胡：{detail}。如果有牌认错了，点第 2 步里的那张牌改正。",
+                  "Not a win: {detail}. If a tile was misread, tap it in step 2 to fix it."),
     "hand_problem": ("这手牌还不完整：{detail}", "The hand is not complete yet: {detail}"),
     "meld_problem": ("副露 {n}：{detail}", "Meld {n}: {detail}"),
     "item": ("项目", "Item"),
@@ -146,9 +147,16 @@ STRINGS: dict[str, tuple[str, str]] = {
                     "{name}'s win is kept. Now enter the next winner's hand (same discard)."),
     "multi_win_pending": ("一炮多响：已记 {names}，点炮 {discarder}", "Same discard (一炮多响): {names} kept, discarded by {discarder}"),
     "multi_win_cancel": ("取消一炮多响", "Cancel the multiple win"),
+    # said where the result was once the hand is in the ledger (the notice at the top is off a phone's screen)
+    "recorded_here": ("这手牌已记入记分表（第 {n} 局）", "This hand is in the ledger (hand {n})"),
+    "recorded_next": ("下一局：在第 1 步换照片或输入牌。记错了：到“📒 记分”页撤销上一局。",
+                      "Next hand: a new photo or typed tiles in step 1. Recorded by mistake: undo the last hand on "
+                      "the 📒 Ledger page."),
     "add_multi_win": ("记入记分表（一炮多响，共 {n} 家）", "Add to the ledger ({n} winners on one discard)"),
     "waits_header": ("听牌：胡哪张、得几分", "Waits: which tile wins and what it scores"),
-    "no_waits": ("这手牌没有听牌（在这个规则下）", "This hand waits on nothing (under these rules)"),
+    "no_waits": ("这手牌没有听牌（在这个规则下）。如果有牌认错了，点第 2 步里的那张牌改正；少了牌就点“＋ 加一张牌”。",
+                 "This hand waits on nothing (under these rules). If a tile was misread, tap it in step 2 to fix "
+                 "it; if one is missing, use “+ Add a tile”."),
     "wait_not_allowed": ("不能胡：{detail}", "cannot win: {detail}"),
     "wait_scores": ("{name} 得 {points}", "{name} gets {points}"),
     # ledger
@@ -203,6 +211,9 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lp_folder": ("照片文件夹", "Photo folder"),
     "lp_dataset": ("标注保存到（数据集文件夹）", "Save labels into (dataset folder)"),
     "lp_no_photos": ("这个文件夹里没有照片", "No photos in this folder"),
+    "lp_enter_folder": ("在上面填写照片所在的文件夹（运行本程序的电脑上的路径），如 /home/me/photos",
+                        "Type the folder the photos are in above (a path on the computer running the app), e.g. "
+                        "/home/me/photos"),
     "lp_no_folder": ("没有这个文件夹：{folder}", "No such folder: {folder}"),
     "lp_no_dataset": ("请填写标注保存到哪个数据集文件夹", "Name the dataset folder the labels are saved into"),
     "lp_folder_unreadable": ("打不开这个文件夹：{folder}", "Cannot open the folder {folder}: {detail}"),

@@ -199,7 +199,7 @@ def show(t, lang: str) -> None:
         st.warning(t("lp_folder_unreadable", folder=folder, detail=exc.strerror or exc))
         return
     if not photos:
-        st.info(t("lp_no_photos"))
+        st.info(t("lp_no_photos") if given else t("lp_enter_folder"))
         return
     names = photo_names(photos)
     lp["index"] = min(lp["index"], len(photos) - 1)

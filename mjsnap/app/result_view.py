@@ -31,6 +31,25 @@ def items_table(result: ScoreResult, t, lang: str) -> pd.DataFrame:
     )
 
 
+# Rows taller than 4rem are the only ones Streamlit wraps a cell's text in: at one line a row, the reasons ran past a
+# phone's screen, to be read a few words at a time by scrolling the table sideways.
+ITEMS_ROW_HEIGHT = 76  # three lines of the table's text
+ITEMS_WIDTHS = (112, 56, 186)  # item, value, why: together within a phone's column (356 px inside the border at 390)
+
+
+def show_items(table: pd.DataFrame, t) -> None:
+    """The breakdown: narrow item and value columns, the reason in the rest, wrapped over up to three lines."""
+    item, value, why = ITEMS_WIDTHS
+    st.dataframe(
+        table, hide_index=True, width="stretch", height="content", row_height=ITEMS_ROW_HEIGHT,
+        column_config={
+            t("item"): st.column_config.TextColumn(width=item),
+            t("value"): st.column_config.NumberColumn(width=value),
+            t("why"): st.column_config.TextColumn(width=why),
+        },
+    )
+
+
 def _seats(winners: set[int], context: Context, t) -> dict[str, list]:
     """The columns every settlement starts with: seat, player, role, bet."""
     roles = []
@@ -94,6 +113,7 @@ def _add_to_ledger(t, lang: str) -> None:
     state.set_ledger(ledger)
     st.session_state.last_result = None
     st.session_state.pending_wins = ()
+    st.session_state.recorded = (state.draft(), len(ledger.hands))
     st.session_state.ledger_notice = ("ok", t("added_to_ledger", n=len(ledger.hands)))
     context_form.start_new_hand()
 
@@ -136,8 +156,34 @@ def ledger_buttons(win: ScoredWin, t, lang: str) -> None:
             st.button(t("another_winner"), key="another-winner", on_click=_another_winner, args=(t,))
 
 
+def recorded_hand() -> int | None:
+    """The ledger's number of the hand on the page when it has just gone into the ledger (the same tiles, the hand
+    not undone); None otherwise."""
+    recorded = st.session_state.recorded
+    if recorded is None:
+        return None
+    draft, number = recorded
+    if draft is state.draft() and len(state.ledger().hands) == number:
+        return number
+    st.session_state.recorded = None
+    return None
+
+
+def show_recorded(number: int, t) -> None:
+    """Said where the result was, beside the button just tapped (the page's own notice is a screen above on a
+    phone). The score is not shown again: the dealer and bets are the next hand's by now, so it would differ from
+    the one recorded, and a second tap recorded the hand twice."""
+    st.subheader(t("result_header"))
+    st.success(t("recorded_here", n=number))
+    st.caption(t("recorded_next"))
+
+
 def show_result(win: ScoredWin, t, lang: str) -> None:
     result, context = win.result, win.context
+    number = recorded_hand()
+    if number is not None:
+        show_recorded(number, t)
+        return
     st.subheader(t("result_header"))
     if not result.valid:
         st.error(t("not_a_win", detail=explain(result.reason, lang, result.error)))
@@ -150,7 +196,7 @@ def show_result(win: ScoredWin, t, lang: str) -> None:
     if result.fan is not None:
         headline += " · " + t("total_fan", fan=result.fan)
     st.success(headline)
-    st.dataframe(items_table(result, t, lang), hide_index=True, width="stretch")
+    show_items(items_table(result, t, lang), t)
     show_settlement(win, t, lang)
     if result.decisions:
         st.caption(t("decisions", items="; ".join(decision(d, lang) for d in result.decisions)))

@@ -65,8 +65,8 @@ def show(t, lang: str) -> None:
         return
     if st.session_state.reading is not None:
         _photo_panel(t)
-    hand_view.show(t, lang)
-    editor.show(t, lang)
+    panel_shown = hand_view.show(t, lang)
+    editor.show(t, lang, panel_shown)
 
     draft = state.draft()
     setup = context_form.show(draft, t, lang)

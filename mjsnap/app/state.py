@@ -41,6 +41,7 @@ DEFAULTS: dict[str, Any] = {
     "ledger": None,  # Ledger
     "last_result": None,  # wins.ScoredWin of the last valid score, for the ledger
     "pending_wins": (),  # wins.ScoredWin of a 一炮多响 waiting for its other winners
+    "recorded": None,  # (draft, number of hands) of the hand last put into the ledger, until the tiles change
     "ledger_notice": None,
 }
 

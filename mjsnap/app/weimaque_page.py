@@ -110,6 +110,21 @@ def input_problem(exc: WeimaqueInputError, t, lang: str) -> str:
     return t("wmq_at", detail=text, token=exc.token) if exc.token else text
 
 
+# English items and reasons are long: at one line a row the table ran past a phone's screen (624 px in 358), to be
+# read by scrolling it sideways; rows taller than 4rem let Streamlit wrap them. The 中文 ones fit as they are.
+EN_ROW_HEIGHT = 76
+EN_WIDTHS = (100, 60, 40, 156)  # item, kind, 息, reason: within a phone's column (356 px inside the border)
+
+
+def table_layout(t, lang: str) -> dict:
+    """The 息 table's row height and column widths for ``lang`` (none: Streamlit's own)."""
+    if lang != "en":
+        return {}
+    columns = ("wmq_item", "wmq_kind", "wmq_value", "wmq_why")
+    return {"row_height": EN_ROW_HEIGHT, "height": "content",
+            "column_config": {t(key): st.column_config.Column(width=width) for key, width in zip(columns, EN_WIDTHS)}}
+
+
 def show_result(result: WeimaqueResult, t, lang: str) -> None:
     if result.valid:
         st.success(t("wmq_total", total=result.total_xi))
@@ -121,7 +136,7 @@ def show_result(result: WeimaqueResult, t, lang: str) -> None:
                  t("wmq_value"): f"×{item.value}" if item.kind == "multiply" else str(item.value),
                  t("wmq_why"): item.reason if lang == "en" else pick(WEIMAQUE_ITEM_NOTES[item.name], lang)}
                 for item in result.items]
-        st.dataframe(rows, hide_index=True)
+        st.dataframe(rows, hide_index=True, **table_layout(t, lang))
     if result.hard_xi is not None:
         st.caption(t("wmq_line", label=t("wmq_hard"), text=result.hard_xi))
     if result.decisions:
@@ -158,7 +173,7 @@ def show(t, lang: str) -> None:
     except WeimaqueInputError as exc:
         st.error(t("wmq_bad_hand", detail=input_problem(exc, t, lang)))
         return
-    st.code(hand.text(), language=None)
+    st.code(hand.text(), language=None, wrap_lines=True)  # not cut off at a phone's width
     show_result(score(hand, options), t, lang)
 
 
