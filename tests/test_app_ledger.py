@@ -187,7 +187,7 @@ def test_two_winners_on_one_discard_go_in_as_one_hand(app):
     assert app.selectbox(key="ctx-dealer").value == 0  # the discarder deals next (下局点胡的玩家坐庄)
     app.radio(key="page").set_value("ledger")
     run(app)
-    assert list(app.dataframe[0].value.iloc[:, 3]) == ["南、西"]
+    assert list(app.dataframe[0].value["赢家"]) == ["南、西"]
 
 
 def test_a_second_winner_who_cannot_share_the_discard_is_told_before_adding(app):
@@ -233,17 +233,22 @@ def test_the_chinese_ledger_page_says_nothing_in_english(app):
 
 
 @pytest.mark.parametrize(("lang", "players", "columns"), [
-    ("zh", ("庄家", "赢家", "丙", "丁"), ["局", "规则", "庄家", "赢家", "庄家 (座位 0)", "赢家 (座位 1)", "丙", "丁"]),
-    ("en", ("Hand", "B", "C", "D"), ["Hand", "Rules", "Dealer", "Winner", "Hand (Seat 0)", "B", "C", "D"]),
+    ("zh", ("庄家", "赢家", "丙", "丁"), ["局", "庄家", "赢家", "庄家 (座位 0)", "赢家 (座位 1)", "丙", "丁"]),
+    ("en", ("Hand", "B", "C", "D"), ["Hand", "Dealer", "Winner", "Hand (Seat 0)", "B", "C", "D"]),
+    ("zh", ("规则", "乙", "丙", "丁"), ["局", "规则", "庄家", "赢家", "规则 (座位 0)", "乙", "丙", "丁"]),
 ])
 def test_a_player_named_like_a_column_keeps_their_own_column(lang, players, columns):
+    """The rule set has a column only when the hands mix rule sets (the third case); else it is named above."""
     from mjsnap.app.i18n import tr
     from mjsnap.app.ledger_page import hands_table
 
     ledger = Ledger().rename(players).record(ruleset="xian", winners=[0], discarder=1, deltas=(3, -3, 0, 0))
+    if "规则" in columns:
+        ledger = ledger.record(ruleset="weinan", winners=[0], discarder=1, deltas=(2, -2, 0, 0))
     table = hands_table(ledger, tr(lang), lang)
     assert list(table.columns) == columns
-    assert table.iloc[0][columns[2]] == players[0] and table.iloc[0][columns[4]] == "+3 → 3"
+    dealer, points = columns.index(tr(lang)("dealer")), 4 if "规则" in columns else 3
+    assert table.iloc[0][columns[dealer]] == players[0] and table.iloc[0][columns[points]] == "+3 → 3"
 
 
 def test_a_cleared_or_replaced_ledger_can_be_switched_back(app):

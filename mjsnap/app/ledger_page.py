@@ -88,12 +88,24 @@ def _import(t, lang: str) -> None:
     _notice("ok", t("imported", n=len(ledger.hands)))
 
 
+def _ruleset_name(ruleset: str, lang: str) -> str:
+    return pick(RULESET_NAMES.get(ruleset, (ruleset, ruleset)), lang)
+
+
+def single_ruleset(ledger: Ledger) -> str | None:
+    """The rule set of every hand, when they share one: named once above the table instead of in a column, which
+    on a phone pushed the players' points out of sight."""
+    rulesets = {hand.ruleset for hand in ledger.hands}
+    return rulesets.pop() if len(rulesets) == 1 else None
+
+
 def hands_table(ledger: Ledger, t, lang: str) -> pd.DataFrame:
     rows = []
+    one_ruleset = single_ruleset(ledger) is not None
     for hand, totals in zip(ledger.hands, ledger.running()):
         row = {
             t("hand_no"): hand.number,
-            t("ruleset"): pick(RULESET_NAMES.get(hand.ruleset, (hand.ruleset, hand.ruleset)), lang),
+            **({} if one_ruleset else {t("ruleset"): _ruleset_name(hand.ruleset, lang)}),
             t("dealer"): ledger.players[hand.dealer],
             t("winner"): t("drawn") if hand.drawn else "、".join(ledger.players[w] for w in hand.winners),
         }
@@ -119,8 +131,12 @@ def show(t, lang: str) -> None:
     totals = ledger.totals()
     with st.container(horizontal=True, gap="small", wrap=True):
         for seat, name in enumerate(ledger.players):
-            st.metric(name, totals[seat], width=90)
+            st.metric(name, totals[seat], width=80)  # four in a phone's row (at 90 the fourth wrapped)
     if ledger.hands:
+        ruleset = single_ruleset(ledger)
+        if ruleset is not None:
+            st.caption(f"{t('ruleset')}：{_ruleset_name(ruleset, lang)}" if lang == "zh"
+                       else f"{t('ruleset')}: {_ruleset_name(ruleset, lang)}")
         st.dataframe(hands_table(ledger, t, lang), hide_index=True, width="stretch")
     else:
         st.caption(t("empty_ledger"))
