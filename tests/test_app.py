@@ -405,7 +405,7 @@ def test_dice_page_explains_the_start(app):
     app.number_input(key="dice-first-2").set_value(2)
     app.run()
     text = " ".join(m.value for m in app.markdown)
-    assert "上家（左手） (北)" in text  # 8 -> the dealer's left
+    assert "北（上家，左手）" in text  # 8 -> the dealer's left
     assert "第 3 墩" in text  # keep 2 (the smaller die), start at the 3rd
 
 
@@ -418,7 +418,7 @@ def test_dice_page_two_throws(app):
         app.number_input(key=key).set_value(value)
     app.run()
     text = " ".join(m.value for m in app.markdown)
-    assert "由 下家（右手） (南) 再掷一次" in text
+    assert "由 南（下家，右手） 再掷一次" in text
     assert "第 16 墩" in text and "还剩 2 墩" in text
 
 

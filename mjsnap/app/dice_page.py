@@ -19,9 +19,10 @@ def _throw(label: str, key: str, t) -> tuple[int, int]:
 
 
 def seat_name(plan: WallStart, relative: int, dealer: int, lang: str) -> str:
-    """'对家 (B)': the seat relative to the dealer and the player sitting there."""
+    """The player and where they sit as seen from the dealer: '南（下家，右手）', 'B (on the right, next)'."""
     player = state.ledger().players[plan.absolute(relative, dealer)]
-    return f"{pick(RELATIVE_SEATS[relative], lang)} ({player})"
+    where = pick(RELATIVE_SEATS[relative], lang)
+    return f"{player}（{where}）" if lang == "zh" else f"{player} ({where})"
 
 
 def explain(plan: WallStart, dealer: int, t, lang: str) -> list[str]:

@@ -292,11 +292,11 @@ CONVENTION_NAMES: dict[str, tuple[str, str]] = {
     "guobiao": ("国标开牌：按点数数墩", "Guobiao: count the total in stacks"),
 }
 
-RELATIVE_SEATS: tuple[tuple[str, str], ...] = (
-    ("自己", "self"),
-    ("下家（右手）", "right (next)"),
+RELATIVE_SEATS: tuple[tuple[str, str], ...] = (  # a seat as seen from the dealer, after the player's name there
+    ("自己", "the dealer"),
+    ("下家，右手", "on the right, next"),
     ("对家", "opposite"),
-    ("上家（左手）", "left (previous)"),
+    ("上家，左手", "on the left, previous"),
 )
 
 SPLIT_NAMES: dict[str, tuple[str, str]] = {"train": ("训练集", "train"), "val": ("验证集", "val"),
