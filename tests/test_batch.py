@@ -517,3 +517,14 @@ def test_the_outputs_read_a_compact_record_and_say_the_same(tmp_path: Path, arch
     tables = [re.sub(r"<svg.*?</svg>", "", render_report(r, summarize(whole), "t"), flags=re.S) for r in (compact, whole)]
     assert tables[0] == tables[1]
     assert all("box" not in d for r in compact for d in r.get("detections") or [])
+
+
+@pytest.mark.parametrize(("workers", "noted"), [(["--workers", "2"], True), (["--workers", "1"], False), ([], False)])
+def test_more_local_workers_than_cpus_are_noted(tmp_path: Path, archive: Path, monkeypatch, workers, noted) -> None:
+    """Said, not refused: on 2 cores 16 workers took twice as long as 2, with eight times the memory."""
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    result = CliRunner().invoke(app, ["batch", str(archive), "--rules", "weinan", "--out", str(tmp_path / "r.jsonl"),
+                                      "--no-progress", "--scorer", FAKE, *workers])
+    assert result.exit_code == 0, result.output
+    note = "note: --workers 2 is more than this machine's 1 CPU: the workers share the cores"
+    assert (note in result.stderr) == noted
