@@ -492,3 +492,25 @@ def test_out_of_range_numbers_are_usage_errors(tmp_path, injected, command, opti
     result = runner.invoke(app, [*[part.format(tmp=tmp_path) for part in command], "--data", "val.yaml", *option])
     assert result.exit_code == 2 and "is not in the range" in result.output and option[0] in result.output
     assert sorted(p.name for p in (tmp_path / "models").iterdir()) == ["current"]
+
+
+@pytest.mark.parametrize("exchange", [True, False])
+def test_a_swap_never_leaves_current_missing_where_folders_can_be_exchanged(tmp_path, monkeypatch, exchange):
+    """renameat2's exchange puts the new model in place in one step; without it, two renames (and `recover`)."""
+    models = tmp_path / "models"
+    model_dir(models / "current", "v1", b"weights-1")
+    candidate = model_dir(tmp_path / "cand", "v2", b"weights-2")
+    renamed = []
+    real_rename = Path.rename
+
+    def rename(self, target):
+        renamed.append(self.name)
+        return real_rename(self, target)
+
+    monkeypatch.setattr(Path, "rename", rename)
+    if not exchange:
+        monkeypatch.setattr(registry, "_exchange", lambda a, b: False)
+    registry._swap_in(models, candidate)
+    assert (models / "current" / "model.pt").read_bytes() == b"weights-2"
+    assert sorted(p.name for p in models.iterdir()) == ["current"]  # no leftovers either way
+    assert ("current" in renamed) == (not exchange)  # current itself was never renamed away when exchanged

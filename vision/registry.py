@@ -286,16 +286,39 @@ def _store(models_dir: Path, registry: Registry, entry: ModelVersion) -> None:
 
 
 def _swap_in(models_dir: Path, source: Path) -> None:
-    """Replace models/current by a copy of ``source`` (two renames; see `recover`)."""
+    """Replace models/current by a copy of ``source``: in one step where the system can exchange two folders (a
+    reader starting then finds the old model or the new, never none), else by two renames (see `recover`)."""
     stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
     incoming = models_dir / f".incoming-{stamp}"
     shutil.copytree(source, incoming)
     current = models_dir / CURRENT
+    if current.exists() and _exchange(incoming, current):
+        shutil.rmtree(incoming, ignore_errors=True)  # the old model, now under the incoming name (recover drops it)
+        return
     outgoing = models_dir / f".outgoing-{stamp}"
     if current.exists():
         current.rename(outgoing)
     incoming.rename(current)
     shutil.rmtree(outgoing, ignore_errors=True)
+
+
+def _exchange(a: Path, b: Path) -> bool:
+    """Swap two paths atomically (Linux renameat2 RENAME_EXCHANGE); False where the C library or the file system
+    cannot, and the caller renames instead."""
+    import ctypes
+    import errno
+
+    try:
+        renameat2 = ctypes.CDLL(None, use_errno=True).renameat2
+    except (AttributeError, OSError):  # not Linux, or a C library older than glibc 2.28
+        return False
+    at_fdcwd, rename_exchange = -100, 2
+    if renameat2(at_fdcwd, os.fsencode(a), at_fdcwd, os.fsencode(b), rename_exchange) == 0:
+        return True
+    code = ctypes.get_errno()
+    if code in (errno.ENOSYS, errno.EINVAL, errno.EOPNOTSUPP, errno.ENOTSUP):
+        return False
+    raise OSError(code, os.strerror(code), str(b))
 
 
 def _unique_id(registry: Registry, wanted: str) -> str:
