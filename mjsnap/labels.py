@@ -165,15 +165,18 @@ def read_class_names(yaml_text: str) -> list[str] | None:
     return None
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``."""
+def write_atomic(path: Path, data: bytes, durable: bool = True) -> None:
+    """Write ``data`` to ``path`` through a temporary file in the same folder and ``os.replace``: a reader or a crash
+    finds the old file or the new one whole. ``durable``: synced to disk before the rename (off for files remade from
+    a seed, where a sync per file costs more than making them again)."""
     handle, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(handle, FILE_MODE)
         with os.fdopen(handle, "wb") as out:
             out.write(data)
-            out.flush()
-            os.fsync(out.fileno())
+            if durable:
+                out.flush()
+                os.fsync(out.fileno())
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

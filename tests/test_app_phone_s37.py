@@ -13,7 +13,8 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from app_texts import APP, assert_no_english, run  # noqa: E402
 
-from mjsnap.app.result_view import ITEMS_ROW_HEIGHT, ITEMS_WIDTHS  # noqa: E402
+from mjsnap.app.result_view import ITEMS_WIDTHS  # noqa: E402
+from mjsnap.app.tables import WRAPPED_ROW_HEIGHT  # noqa: E402
 from scoring.tiles import BACK  # noqa: E402
 
 HAND, WIN = "123m456m789m234s5s", "5s"  # 东 wins 5s on a discard: +18 under Shaanxi
@@ -185,7 +186,7 @@ def test_the_label_page_asks_for_a_folder_before_saying_it_is_empty(app, tmp_pat
 def test_the_breakdowns_reasons_wrap_in_a_table_as_wide_as_a_phone(app):
     type_hand(app)
     table = app.dataframe[0]
-    assert table.proto.row_height == ITEMS_ROW_HEIGHT > 64  # Streamlit wraps a cell's text only past 4rem
+    assert table.proto.row_height == WRAPPED_ROW_HEIGHT > 64  # Streamlit wraps a cell's text only past 4rem
     widths = [column["width"] for name, column in json.loads(table.proto.columns).items() if name != "_index"]
     assert widths == list(ITEMS_WIDTHS) and sum(widths) <= 390 - 2 * 16  # a 390 px phone less the page's padding
     assert list(table.value.iloc[:, 1]) == [18, 0]  # the table itself as before
@@ -200,7 +201,7 @@ def test_the_weimaque_hand_line_wraps(app):
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_the_weimaque_table_fits_a_phone_in_either_language(app, lang):
     """The English items and reasons made the 息 table 624 px wide in a 358 px column; the 中文 ones fit."""
-    from mjsnap.app.weimaque_page import EN_ROW_HEIGHT, EN_WIDTHS
+    from mjsnap.app.weimaque_page import EN_WIDTHS
 
     app.radio(key="lang").set_value(lang)
     app.radio(key="page").set_value("weimaque")
@@ -208,7 +209,7 @@ def test_the_weimaque_table_fits_a_phone_in_either_language(app, lang):
     table = app.dataframe[0]
     columns = {name: column for name, column in json.loads(table.proto.columns or "{}").items() if name != "_index"}
     if lang == "en":
-        assert table.proto.row_height == EN_ROW_HEIGHT > 64
+        assert table.proto.row_height == WRAPPED_ROW_HEIGHT > 64
         assert [column["width"] for column in columns.values()] == list(EN_WIDTHS)
         assert sum(EN_WIDTHS) <= 390 - 2 * 16
     else:

@@ -107,6 +107,19 @@ def _horizontal_overflow(page) -> dict:
     )
 
 
+def _click_until(target, shown, timeout: float, attempts: int = 3) -> None:
+    """Click ``target`` until ``shown`` appears: on a loaded machine a click that lands while a rerun is drawn can be
+    lost (1 run in 6 under load), so it is clicked again, only while what it shows has not appeared."""
+    for attempt in range(attempts):
+        target.click()
+        try:
+            shown.wait_for(timeout=timeout)
+            return
+        except sync_api.TimeoutError:
+            if attempt == attempts - 1:
+                raise
+
+
 def _type_hand(page) -> None:
     """Type the same plain hand on the Score page (东 wins 5s on a discard: +18 under Shaanxi)."""
     page.get_by_text("或手动输入牌").click()
@@ -179,16 +192,8 @@ def test_page_and_language_switches_keep_the_choices_made(page):
     page.get_by_text("玩家名字", exact=True).click()
     page.get_by_label("座位 0").fill("阿明")
     page.get_by_label("座位 0").press("Enter")
-    # still on the ledger page, the name typed still there. On a loaded machine a click that lands while the rerun
-    # of the Enter is drawn can be lost (1 run in 6 under load); renaming again to the same names changes nothing.
-    for attempt in range(3):
-        page.get_by_role("button", name="改名").click()
-        try:
-            page.get_by_text("下一局庄家：阿明").wait_for(timeout=30_000)
-            break
-        except sync_api.TimeoutError:
-            if attempt == 2:
-                raise
+    # still on the ledger page, the name typed still there. Renaming again to the same names changes nothing.
+    _click_until(page.get_by_role("button", name="改名"), page.get_by_text("下一局庄家：阿明"), timeout=30_000)
     page.get_by_text("📷 算分", exact=True).click()  # the hand's context was kept, and is shown, after the visit
     page.get_by_text("阿明 得 +6 分").wait_for(timeout=60_000)
     assert page.get_by_role("combobox", name="规则").input_value() == "西安麻将"
@@ -270,16 +275,8 @@ def test_on_a_phone_the_breakdown_needs_no_sideways_scrolling_and_a_tapped_tile_
     scroller.wait_for()
     page.wait_for_timeout(1000)
     assert scroller.evaluate("(e) => e.scrollWidth - e.clientWidth") <= 0
-    # a tap that lands while a rerun is drawn can be lost on a loaded machine; a second tap on the same tile would
-    # close its panel, so tap again only while it is not open
-    for attempt in range(3):
-        page.locator(".st-key-tile-0 button").click()
-        try:
-            page.get_by_text("修改第 1 张").wait_for(timeout=60_000)
-            break
-        except sync_api.TimeoutError:
-            if attempt == 2:
-                raise
+    # a second tap on the same tile would close its panel: tapped again only while the panel is not open
+    _click_until(page.locator(".st-key-tile-0 button"), page.get_by_text("修改第 1 张"), timeout=60_000)
     page.wait_for_timeout(500)
     tile = page.locator(".st-key-tile-0 button").bounding_box()
     panel = page.get_by_text("修改第 1 张").bounding_box()

@@ -170,41 +170,44 @@ def _open(source: ImageSource) -> Image.Image:
     name = _name(source)
     if isinstance(source, (str, Path)):
         path = Path(source)
+        handle: str | Path | BinaryIO
         try:
             if not path.exists():
                 raise ImageReadError(f"{name}: no such file")
             if path.is_dir():
                 raise ImageReadError(f"{name}: is a directory, not an image")
-            pipe = stat.S_ISFIFO(path.stat().st_mode)
+            handle = io.BytesIO(_pipe_bytes(path)) if stat.S_ISFIFO(path.stat().st_mode) else path
         except PermissionError:  # a folder on the way that may not be searched
             raise ImageReadError(f"{name}: permission denied") from None
         except OSError as exc:  # gone since, or a file system error
             raise ImageReadError(f"{name}: cannot be read ({_reason(exc)})") from None
-        handle: str | Path | BinaryIO = path
-        if pipe:
-            try:
-                handle = io.BytesIO(_pipe_bytes(path))
-            except PermissionError:
-                raise ImageReadError(f"{name}: permission denied") from None
-            except OSError as exc:
-                raise ImageReadError(f"{name}: cannot be read ({_reason(exc)})") from None
     elif isinstance(source, bytes):
         handle = io.BytesIO(source)
     else:
         handle = source
+    with _decoding(name):
+        try:
+            with _pillow_quiet():
+                return _pil_open(handle)
+        except UnidentifiedImageError:
+            raise _unidentified(name, handle) from None
+
+
+@contextmanager
+def _decoding(name: str):
+    """What a decoder raises for a file, as that file's ImageReadError: RuntimeError is the AVIF / HEIF decoders'
+    word for a damaged file, and any other (a ValueError for a cut-off PNG header, an EOFError, a struct.error) is
+    also the file's doing."""
     try:
-        with _pillow_quiet():
-            return _pil_open(handle)
-    except UnidentifiedImageError:
-        raise _unidentified(name, handle) from None
+        yield
+    except ImageReadError:
+        raise
     except Image.DecompressionBombError as exc:
         raise ImageReadError(f"{name}: image too large to read safely ({_reason(exc)})") from None
     except PermissionError:
         raise ImageReadError(f"{name}: permission denied") from None
     except MemoryError:
         raise ImageReadError(f"{name}: not enough memory to read it") from None
-    # RuntimeError: the AVIF / HEIF decoders' word for a damaged file; any other (a ValueError for a cut-off PNG
-    # header, an EOFError, a struct.error) is also the file's doing
     except Exception as exc:  # noqa: BLE001
         raise ImageReadError(f"{name}: damaged or truncated image ({_reason(exc)})") from None
 
@@ -290,33 +293,26 @@ def read_image(source: ImageSource, max_side: int | None = WORKING_MAX_SIDE) -> 
     Raises ImageReadError for a missing, non-image or damaged file.
     """
     image = _open(source)
-    with image:
-        try:
-            stored_w, stored_h = image.size
+    with image, _decoding(_name(source)):
+        stored_w, stored_h = image.size
+        drafted = image.size
+        if max_side is not None and max(stored_w, stored_h) > max_side:
+            # JPEG can decode straight to 1/2, 1/4 or 1/8 size, never smaller than the requested box.
+            factor = max_side / max(stored_w, stored_h)
+            image.draft("RGB", (math.ceil(stored_w * factor), math.ceil(stored_h * factor)))
             drafted = image.size
-            if max_side is not None and max(stored_w, stored_h) > max_side:
-                # JPEG can decode straight to 1/2, 1/4 or 1/8 size, never smaller than the requested box.
-                factor = max_side / max(stored_w, stored_h)
-                image.draft("RGB", (math.ceil(stored_w * factor), math.ceil(stored_h * factor)))
-                drafted = image.size
-            with _pillow_quiet():
-                # Decoded here, where a failure is the file's: Pillow raises for damaged data only the first time,
-                # and a later load (of the EXIF, or of the pixels) would hand over a half-black picture
-                image.load()
-                pixels = _to_rgb(_upright_or_same(image))
-                upright_size = pixels.size
-                if max_side is not None and max(upright_size) >= 2 * max_side:
-                    # A large photo decoded at full size (any format but JPEG): averaged down in Pillow to at least
-                    # max_side first, so that no full-size copy is made on the way to numpy (a 200 MP PNG took
-                    # 2.8 GB at the peak, 0.85 GB so)
-                    pixels = pixels.reduce(max(upright_size) // max_side)
-                rgb = np.asarray(pixels)
-        except Image.DecompressionBombError as exc:
-            raise ImageReadError(f"{_name(source)}: image too large to read safely ({_reason(exc)})") from None
-        except MemoryError:
-            raise ImageReadError(f"{_name(source)}: not enough memory to read it") from None
-        except Exception as exc:  # noqa: BLE001 - whatever the decoder raises for this file (EOFError, struct.error)
-            raise ImageReadError(f"{_name(source)}: damaged or truncated image ({_reason(exc)})") from None
+        with _pillow_quiet():
+            # Decoded here, where a failure is the file's: Pillow raises for damaged data only the first time,
+            # and a later load (of the EXIF, or of the pixels) would hand over a half-black picture
+            image.load()
+            pixels = _to_rgb(_upright_or_same(image))
+            upright_size = pixels.size
+            if max_side is not None and max(upright_size) >= 2 * max_side:
+                # A large photo decoded at full size (any format but JPEG): averaged down in Pillow to at least
+                # max_side first, so that no full-size copy is made on the way to numpy (a 200 MP PNG took
+                # 2.8 GB at the peak, 0.85 GB so)
+                pixels = pixels.reduce(max(upright_size) // max_side)
+            rgb = np.asarray(pixels)
     # The original's upright size: the stored one, turned a quarter when the upright pixels came out turned (read
     # from the pixels, since some formats, TIFF in Pillow 13, report the size already upright)
     turned = drafted[0] != drafted[1] and upright_size == (drafted[1], drafted[0])

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import sys
 import tempfile
 import time
@@ -19,6 +18,7 @@ from typing import Any
 
 import yaml
 
+from mjsnap.labels import write_atomic
 from mjsnap.paths import REPO_ROOT, shared_dir
 from scoring.tiles import CLASS_NAMES
 
@@ -235,15 +235,9 @@ def keep_last_good(model) -> None:
     cannot be resumed. After each save a copy goes to weights/last_good.pt through a temporary file, for `resume`."""
     def on_model_save(trainer) -> None:
         last = Path(trainer.last)
-        _copy_atomic(last, last.with_name(LAST_GOOD))
+        write_atomic(last.with_name(LAST_GOOD), last.read_bytes())
 
     model.add_callback("on_model_save", on_model_save)
-
-
-def _copy_atomic(source: Path, target: Path) -> None:
-    temp = target.with_name(f".{target.name}.tmp")
-    shutil.copyfile(source, temp)
-    os.replace(temp, target)
 
 
 def run_dir(settings: TrainSettings) -> Path:
@@ -285,7 +279,7 @@ def resume(last_checkpoint: Path) -> Path:
             raise ValueError(f"{last_checkpoint} is not an ultralytics checkpoint (.pt)") from None
         print(f"[mjsnap train] {last_checkpoint} is cut off (the run was stopped while saving it): resuming from "
               f"{good}, saved one epoch earlier", file=sys.stderr, flush=True)
-        _copy_atomic(good, last_checkpoint)  # ultralytics resumes from the path it is given, and saves back there
+        write_atomic(last_checkpoint, good.read_bytes())  # ultralytics resumes from the path it is given, and saves back there
     use_all_cores()
     from ultralytics import YOLO
 

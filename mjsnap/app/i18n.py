@@ -96,6 +96,7 @@ STRINGS: dict[str, tuple[str, str]] = {
     # context
     "context_header": ("3 · 规则和这一局", "3 · Rules and this hand"),
     "ruleset": ("规则", "Rules"),
+    "ledger_ruleset": ("规则：{name}", "Rules: {name}"),  # above the ledger when every hand shares it
     "rule_options": ("规则选项", "Rule options"),
     "bad_option": ("规则选项有误：{detail}", "A rule option is not valid: {detail}"),
     "seats_bets": ("座位和下注", "Seats and bets"),

@@ -56,13 +56,8 @@ def _show_players(ledger: Ledger) -> None:
 def _swap_back() -> None:
     """The replaced ledger back, and the current one kept in its place: pressing again undoes this too."""
     replaced = st.session_state.pop("ledger_replaced", None)
-    if replaced is None:
-        return
-    if state.ledger().hands:
-        st.session_state.ledger_replaced = state.ledger()
-    state.set_ledger(replaced)
-    _show_players(replaced)
-    context_form.start_new_hand()
+    if replaced is not None:
+        _replace(replaced)
 
 
 def _clear() -> None:
@@ -135,8 +130,7 @@ def show(t, lang: str) -> None:
     if ledger.hands:
         ruleset = single_ruleset(ledger)
         if ruleset is not None:
-            st.caption(f"{t('ruleset')}：{_ruleset_name(ruleset, lang)}" if lang == "zh"
-                       else f"{t('ruleset')}: {_ruleset_name(ruleset, lang)}")
+            st.caption(t("ledger_ruleset", name=_ruleset_name(ruleset, lang)))
         st.dataframe(hands_table(ledger, t, lang), hide_index=True, width="stretch")
     else:
         st.caption(t("empty_ledger"))

@@ -9,6 +9,7 @@ import streamlit as st
 from mjsnap.app import context_form, state
 from mjsnap.app.i18n import SHAPE_NAMES, ledger_problem, pick
 from mjsnap.app.ledger import LedgerError
+from mjsnap.app.tables import wrapped
 from mjsnap.app.tile_pictures import TILE_SIZE, tile_png
 from mjsnap.app.wins import MAX_WINNERS, ScoredWin, combined_deltas, record_wins
 from mjsnap.i18n_catalogue import decision, explain, item_note
@@ -31,23 +32,13 @@ def items_table(result: ScoreResult, t, lang: str) -> pd.DataFrame:
     )
 
 
-# Rows taller than 4rem are the only ones Streamlit wraps a cell's text in: at one line a row, the reasons ran past a
-# phone's screen, to be read a few words at a time by scrolling the table sideways.
-ITEMS_ROW_HEIGHT = 76  # three lines of the table's text
 ITEMS_WIDTHS = (112, 56, 186)  # item, value, why: together within a phone's column (356 px inside the border at 390)
 
 
 def show_items(table: pd.DataFrame, t) -> None:
     """The breakdown: narrow item and value columns, the reason in the rest, wrapped over up to three lines."""
-    item, value, why = ITEMS_WIDTHS
-    st.dataframe(
-        table, hide_index=True, width="stretch", height="content", row_height=ITEMS_ROW_HEIGHT,
-        column_config={
-            t("item"): st.column_config.TextColumn(width=item),
-            t("value"): st.column_config.NumberColumn(width=value),
-            t("why"): st.column_config.TextColumn(width=why),
-        },
-    )
+    widths = dict(zip((t("item"), t("value"), t("why")), ITEMS_WIDTHS))
+    st.dataframe(table, hide_index=True, width="stretch", **wrapped(widths))
 
 
 def _seats(winners: set[int], context: Context, t) -> dict[str, list]:

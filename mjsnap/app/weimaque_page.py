@@ -9,6 +9,7 @@ from __future__ import annotations
 import streamlit as st
 
 from mjsnap.app.i18n import XI_KINDS, XI_ORDERS, pick
+from mjsnap.app.tables import wrapped
 from mjsnap.i18n_catalogue import WEIMAQUE_CODES, WEIMAQUE_ITEM_NOTES, explain
 from scoring.weimaque import (
     ALL_CARDS, Group, SetType, WeimaqueContext, WeimaqueHand, WeimaqueInputError, WeimaqueOptions, WeimaqueResult,
@@ -110,9 +111,8 @@ def input_problem(exc: WeimaqueInputError, t, lang: str) -> str:
     return t("wmq_at", detail=text, token=exc.token) if exc.token else text
 
 
-# English items and reasons are long: at one line a row the table ran past a phone's screen (624 px in 358), to be
-# read by scrolling it sideways; rows taller than 4rem let Streamlit wrap them. The 中文 ones fit as they are.
-EN_ROW_HEIGHT = 76
+# English items and reasons are long: at one line a row the table ran past a phone's screen (624 px in 358). The
+# 中文 ones fit as they are.
 EN_WIDTHS = (100, 60, 40, 156)  # item, kind, 息, reason: within a phone's column (356 px inside the border)
 
 
@@ -120,9 +120,7 @@ def table_layout(t, lang: str) -> dict:
     """The 息 table's row height and column widths for ``lang`` (none: Streamlit's own)."""
     if lang != "en":
         return {}
-    columns = ("wmq_item", "wmq_kind", "wmq_value", "wmq_why")
-    return {"row_height": EN_ROW_HEIGHT, "height": "content",
-            "column_config": {t(key): st.column_config.Column(width=width) for key, width in zip(columns, EN_WIDTHS)}}
+    return wrapped(dict(zip((t(key) for key in ("wmq_item", "wmq_kind", "wmq_value", "wmq_why")), EN_WIDTHS)))
 
 
 def show_result(result: WeimaqueResult, t, lang: str) -> None:

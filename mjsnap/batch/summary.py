@@ -81,7 +81,7 @@ def _counts(counts: dict[str, int]) -> str:
     return ", ".join(f"{name} {count}" for name, count in counts.items())
 
 
-def _n(count: int, noun: str) -> str:
+def counted(count: int, noun: str) -> str:
     """``1 error``, ``2 errors``."""
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
@@ -90,8 +90,8 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     """The summary as a few lines for the terminal (the JSON file has everything)."""
     status = summary["status"]
     lines = [
-        f"{_n(summary['photos'], 'photo')}: {status['scored']} scored, {status['not_scored']} not scored, "
-        f"{_n(status['error'], 'error')}, {_n(status['duplicate'], 'duplicate')}"
+        f"{counted(summary['photos'], 'photo')}: {status['scored']} scored, {status['not_scored']} not scored, "
+        f"{counted(status['error'], 'error')}, {counted(status['duplicate'], 'duplicate')}"
     ]
     if summary["errors"]:
         lines.append(f"errors: {_counts(summary['errors'])}")
@@ -110,6 +110,6 @@ def summary_lines(summary: dict[str, Any]) -> list[str]:
     run = summary.get("run")
     if run:
         # "read", not "scored": the engine's photos include those whose hand scored nothing, and errors
-        lines.append(f"this run: {_n(run['scored_by_engine'], 'photo')} read in {run['seconds']} s "
+        lines.append(f"this run: {counted(run['scored_by_engine'], 'photo')} read in {run['seconds']} s "
                      f"({run['photos_per_second']} photos/s), {run['already_recorded']} already recorded")
     return lines

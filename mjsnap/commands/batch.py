@@ -139,7 +139,8 @@ def _note_oversubscription(engine: str, workers: int | None) -> None:
     long as 2, with eight times the memory (about 400 MB a worker). Said, not refused: the user may know better."""
     cpus = os.cpu_count() or 1
     if engine == "local" and workers is not None and workers > cpus:
-        cores = f"{cpus} CPU{'s' if cpus > 1 else ''}"
-        typer.echo(f"note: --workers {workers} is more than this machine's {cores}: the workers share the cores, so "
-                   f"more of them only add memory (about 400 MB each) and switching; --workers {cpus} is as fast",
-                   err=True)
+        from mjsnap.batch.summary import counted
+
+        typer.echo(f"note: --workers {workers} is more than this machine's {counted(cpus, 'CPU')}: the workers share "
+                   f"the cores, so more of them only add memory (about 400 MB each) and switching; --workers {cpus} is "
+                   "as fast", err=True)

@@ -21,6 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from mjsnap.labels import write_atomic
 from scoring.tiles import CLASS_NAMES
 from vision.synth.scene import Sample, SynthOptions, make_sample
 
@@ -80,22 +81,11 @@ def write_photo(out: Path, seed: int, index: int, n: int, val_fraction: float, o
     # the image last, each file whole (a temporary file moved into place): a run stopped midway leaves no image
     # without its label (trained on as a photo with no tiles) and no half-written file
     label = "".join(t.yolo_line(w, h) + "\n" for t in sample.tiles)
-    _write_whole(out / "labels" / split / f"{name}.txt", label.encode())
-    _write_whole(out / "layouts" / split / f"{name}.json", json.dumps(layout_json(sample, image_rel, seed)).encode())
-    _write_whole(out / image_rel, encode_jpeg(sample, jpeg_quality(seed, index)))
+    write_atomic(out / "labels" / split / f"{name}.txt", label.encode(), durable=False)
+    layout = json.dumps(layout_json(sample, image_rel, seed)).encode()
+    write_atomic(out / "layouts" / split / f"{name}.json", layout, durable=False)
+    write_atomic(out / image_rel, encode_jpeg(sample, jpeg_quality(seed, index)), durable=False)
     return WrittenPhoto(name, split, len(sample.tiles), time.perf_counter() - start)
-
-
-def _write_whole(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path`` and move it into place (no fsync: this guards against a
-    stopped run, and a set is remade from its seed)."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temp.write_bytes(data)
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
 
 
 def data_yaml(out: Path) -> str:

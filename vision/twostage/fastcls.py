@@ -12,6 +12,7 @@ autocast. The random draws stay on the CPU generator, so a seed means the same a
 
 from __future__ import annotations
 
+import io
 import json
 import math
 import os
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from mjsnap.labels import write_atomic
 from scoring.tiles import CLASS_NAMES
 from vision.twostage.crops import SOURCES_FILE, class_folder, class_id_of_folder
 
@@ -236,10 +238,10 @@ def save_checkpoint(model, path: Path, epoch: int, metrics: dict, imgsz: int) ->
     path.parent.mkdir(parents=True, exist_ok=True)
     model_copy = copy.deepcopy(model).cpu().eval()  # loads on a machine without the GPU it was trained on
     model_copy.args = {"task": "classify", "imgsz": imgsz}
-    temp = path.with_name(f".{path.name}.tmp")  # then renamed: a kill while saving leaves the last whole checkpoint
+    buffer = io.BytesIO()
     torch.save({"model": model_copy, "epoch": epoch, "train_args": {"task": "classify"}, "train_metrics": metrics,
-                "date": datetime.now(timezone.utc).isoformat(), "version": ultralytics.__version__}, temp)
-    os.replace(temp, path)
+                "date": datetime.now(timezone.utc).isoformat(), "version": ultralytics.__version__}, buffer)
+    write_atomic(path, buffer.getvalue())  # a kill while saving leaves the last whole checkpoint
 
 
 def train_fast_classifier(
