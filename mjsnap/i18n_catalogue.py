@@ -171,6 +171,8 @@ CODES: dict[str, Pair] = {
     "chow_in_108": ("108 张玩法不能吃，这手牌有吃（照算）", "an exposed chow in the 108-tile game, where 吃 is not "
                     "allowed (accepted)"),
     "chow_in_weinan": ("渭南不能吃，这手牌有吃（照算）", "an exposed chow in Weinan, where 吃 is not allowed (accepted)"),
+    "self_draw_implied": ("天胡和杠上花都是自摸：“不是自摸”已忽略，按自摸计算", "天胡 and 杠上花 are self-drawn wins: "
+                          "self_draw false was ignored"),
     "no_fan_for_pattern": ("种子没有给这种牌的番数：不计算分数", "the seed gives no 番 for this hand: no amount"),
     "discard_not_told_apart": ("种子不分点炮和自摸：其他三家都付", "the seed does not tell a discard from a self-draw: "
                                "every other player pays"),

@@ -157,6 +157,8 @@ class Context:
         if is_self_draw and not self.robbing_kong:
             if self.discarder is not None:
                 raise HandError("a self-drawn win has no discarder", "bad_context")
+        elif self.earthly and self.discarder is None and self.winner == self.dealer:
+            pass  # a dealer's 地胡 has no discarder to name: the rule set says why it cannot win (as when one is named)
         else:
             if self.discarder is None and self.earthly:
                 object.__setattr__(self, "discarder", self.dealer)
@@ -168,9 +170,6 @@ class Context:
                 )
             if not 0 <= self.discarder < N_SEATS:
                 raise HandError(f"discarder seat {self.discarder} is out of range 0-3", "bad_seat")
-            if self.discarder == self.winner and self.earthly:
-                raise HandError("地胡 (earthly) is a win on the dealer's first discard: the winner cannot be the "
-                                "dealer", "bad_seat")
             if self.discarder == self.winner:
                 raise HandError("the discarder cannot be the winner", "bad_seat")
 

@@ -193,7 +193,7 @@ def _print_breakdown(result, hand, lang: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from mjsnap.i18n_catalogue import item_note, shape_name
+    from mjsnap.i18n_catalogue import decision, explain, item_note, shape_name
 
     words = LABELS[lang]
     console = Console()
@@ -228,9 +228,11 @@ def _print_breakdown(result, hand, lang: str) -> None:
             seats.add_row(COMPONENT_NAMES[lang].get(component, component), *(f"{v:+d}" for v in row))
         seats.add_row(f"[bold]{words['total']}[/bold]", *(f"[bold]{v:+d}[/bold]" for v in result.deltas))
         console.print(seats)
-    for key in ("decisions", "warnings"):
-        if getattr(result, key):
-            console.print(f"{words[key]}: {'; '.join(getattr(result, key))}")
+    notes = {"decisions": [decision(text, lang) for text in result.decisions],
+             "warnings": [explain(code, lang, text) for code, text in zip(result.warning_codes, result.warnings)]}
+    for key, lines in notes.items():
+        if lines:
+            console.print(f"{words[key]}: {escape('; '.join(lines))}")
     if getattr(result, "partial", None):
         console.print(f"[yellow]{result.partial}[/yellow]")
 

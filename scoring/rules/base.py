@@ -113,7 +113,10 @@ class RuleSet(ABC):
         return result
 
     def check_context(self, sit: Situation) -> None:
-        """Context that contradicts itself for any rule set: 天胡 by a non-dealer, 地胡 by the dealer."""
+        """Context that contradicts itself for any rule set: 天胡 by a non-dealer, 地胡 by the dealer.
+
+        ``self_draw: false`` beside 天胡 or 杠上花 (both self-drawn by definition) is scored as a self-draw, with a
+        warning, rather than refused: the flags name the win, and the false is the odd one out."""
         ctx = sit.ctx
         if ctx.heavenly and ctx.winner != ctx.dealer:
             raise NotAllowed("heavenly_not_dealer", f"天胡 is the dealer's win; the winner is seat {ctx.winner}, "
@@ -121,6 +124,9 @@ class RuleSet(ABC):
         if ctx.earthly and (ctx.winner == ctx.dealer or ctx.discarder != ctx.dealer):
             raise NotAllowed("earthly_not_on_dealer_discard",
                              "地胡 is a non-dealer winning on the dealer's first discard")
+        if ctx.self_draw is False and ctx.is_self_draw:
+            won_by = "天胡 (heavenly)" if ctx.heavenly else "杠上花 (kong_replacement)"
+            sit.warn("self_draw_implied", f"self_draw false was given, but {won_by} is a self-drawn win: scored as one")
         if ctx.kong_replacement and not any(m.is_kong for m in sit.hand.melds):
             raise NotAllowed("kong_replacement_without_kong",
                              "杠上花/杠后开花 needs a kong among the winner's melds")
