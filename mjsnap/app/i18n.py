@@ -312,6 +312,26 @@ XI_ORDERS: dict[str, tuple[str, str]] = {
     "add_then_multiply": ("先加后乘（(硬息+名堂)×N）", "add, then multiply"),
 }
 
+# the 偎麻雀 switches as its page names them, for the decisions a result lists (``weimaque.erqishi_sets=false``)
+WEIMAQUE_SWITCHES = {"multiplier_order": "wmq_order", "erqishi_sets": "wmq_erqishi", "mixed_sets": "wmq_mixed",
+                     "shou_qian_shou_xi": "wmq_sqs_xi"}
+WEIMAQUE_CHOICES = {"true": "wmq_yes", "false": "wmq_no", "none": "wmq_not_scored"}
+
+
+def weimaque_decision(text: str, lang: str) -> str:
+    """A 偎麻雀 decision (``weimaque.erqishi_sets=false``) as the switch and its choice, named as on the page (the
+    page and ``mjsnap weimaque``); an entry that names no switch stays as written."""
+    t = tr(lang)
+    key, _, value = text.removeprefix("weimaque.").partition("=")
+    if key not in WEIMAQUE_SWITCHES:
+        return text
+    if key == "multiplier_order":
+        choice = pick(XI_ORDERS[value], lang)
+    else:
+        choice = t(WEIMAQUE_CHOICES[value]) if value in WEIMAQUE_CHOICES else value
+    return t("wmq_line", label=t(WEIMAQUE_SWITCHES[key]), text=choice)
+
+
 SUIT_NAMES: dict[str, tuple[str, str]] = {"m": ("万", "characters"), "p": ("筒", "dots"), "s": ("条", "bamboo")}
 
 

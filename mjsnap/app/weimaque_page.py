@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from mjsnap.app.i18n import XI_KINDS, XI_ORDERS, pick
+from mjsnap.app.i18n import XI_KINDS, XI_ORDERS, pick, weimaque_decision
 from mjsnap.app.tables import wrapped
 from mjsnap.i18n_catalogue import WEIMAQUE_CODES, WEIMAQUE_ITEM_NOTES, explain
 from scoring.weimaque import (
@@ -26,10 +26,6 @@ SET_TYPES = (SetType.PENG, SetType.WEI, SetType.KAN, SetType.CHI)
 CARD_BY_CODE = {card.code: card for card in ALL_CARDS}
 NO_WIN = -1
 
-# the switches as the page names them, for the decisions a result lists (``weimaque.erqishi_sets=false``)
-SWITCH_LABELS = {"multiplier_order": "wmq_order", "erqishi_sets": "wmq_erqishi", "mixed_sets": "wmq_mixed",
-                 "shou_qian_shou_xi": "wmq_sqs_xi"}
-SWITCH_VALUES = {"true": "wmq_yes", "false": "wmq_no", "none": "wmq_not_scored"}
 
 
 def card_label(code: str) -> str:
@@ -91,18 +87,6 @@ def options_form(t, lang: str) -> WeimaqueOptions:
                            shou_qian_shou_xi=house or None)
 
 
-def decision_text(text: str, t, lang: str) -> str:
-    """A decision (``weimaque.erqishi_sets=false``) as the switch and its choice, named as on the page."""
-    key, _, value = text.removeprefix("weimaque.").partition("=")
-    if key not in SWITCH_LABELS:
-        return text
-    if key == "multiplier_order":
-        choice = pick(XI_ORDERS[value], lang)
-    else:
-        choice = t(SWITCH_VALUES[value]) if value in SWITCH_VALUES else value
-    return t("wmq_line", label=t(SWITCH_LABELS[key]), text=choice)
-
-
 def input_problem(exc: WeimaqueInputError, t, lang: str) -> str:
     """Why the hand cannot be read: the parser's own sentence in English; in Chinese the code's, with the token."""
     if lang == "en":
@@ -138,7 +122,7 @@ def show_result(result: WeimaqueResult, t, lang: str) -> None:
     if result.hard_xi is not None:
         st.caption(t("wmq_line", label=t("wmq_hard"), text=result.hard_xi))
     if result.decisions:
-        decisions = t("wmq_sep").join(decision_text(d, t, lang) for d in result.decisions)
+        decisions = t("wmq_sep").join(weimaque_decision(d, lang) for d in result.decisions)
         st.caption(t("wmq_line", label=t("wmq_decisions"), text=decisions))
     if result.warnings:
         notes = (explain(code, lang, text, WEIMAQUE_CODES) for code, text in zip(result.warning_codes, result.warnings))

@@ -65,6 +65,7 @@ def _print_breakdown(result, lang: str) -> None:
     from rich.console import Console
     from rich.table import Table
 
+    from mjsnap.app.i18n import weimaque_decision
     from mjsnap.i18n_catalogue import WEIMAQUE_CODES, WEIMAQUE_ITEM_NOTES, WEIMAQUE_SETTLEMENT, explain, pick
 
     words = LABELS[lang]
@@ -87,7 +88,7 @@ def _print_breakdown(result, lang: str) -> None:
         console.print(f"[red]{words['not_win']}[/red]: {explain(result.reason, lang, result.error, WEIMAQUE_CODES)} "
                       f"({result.reason})")
     if result.decisions:
-        console.print(f"{words['decisions']}: {'; '.join(result.decisions)}")
+        console.print(f"{words['decisions']}: {'; '.join(weimaque_decision(text, lang) for text in result.decisions)}")
     if result.warnings:
         notes = (explain(code, lang, text, WEIMAQUE_CODES) for code, text in zip(result.warning_codes, result.warnings))
         console.print(f"{words['warnings']}: {'; '.join(notes)}")
