@@ -281,3 +281,37 @@ def test_on_a_phone_the_breakdown_needs_no_sideways_scrolling_and_a_tapped_tile_
     tile = page.locator(".st-key-tile-0 button").bounding_box()
     panel = page.get_by_text("修改第 1 张").bounding_box()
     assert 0 < panel["y"] - tile["y"] < 844  # within a phone's screen (844 px) of the tile tapped
+
+
+def _picked_box(page) -> str:
+    """The label page's box selector as shown: "N: class" (the value of its combobox)."""
+    return page.locator('[data-testid="stSelectbox"] input').first.input_value()
+
+
+def test_on_a_phone_a_tap_on_the_label_pages_photo_adds_a_box_and_a_second_tap_picks_it(page, tmp_path):
+    """Boxes were chosen from a list only; a tap where no box is adds one there, a tap on a box picks it."""
+    folder = tmp_path / "photos"
+    folder.mkdir()
+    (folder / "hand.jpg").write_bytes(SAMPLE.read_bytes())
+    page.get_by_text("🏷 标注", exact=True).click()
+    page.get_by_label("照片文件夹").fill(str(folder))
+    page.get_by_label("照片文件夹").press("Enter")
+    picture = page.locator('iframe[title*="image_coordinates"]')
+    picture.wait_for(timeout=120_000)
+    page.wait_for_function("() => document.querySelector('iframe[title*=\"image_coordinates\"]').offsetHeight > 100",
+                           timeout=60_000)
+    picked = '[data-testid="stSelectbox"] input'
+    page.wait_for_function(f"() => document.querySelector('{picked}')?.value.startsWith('1: ')",
+                           timeout=60_000)  # the model's first box
+    corner = picture.bounding_box()  # the view's corner: a tile's margin away from every box
+    page.mouse.click(corner["x"] + 4, corner["y"] + 4)
+    page.wait_for_function(f"() => !document.querySelector('{picked}').value.startsWith('1: ')", timeout=60_000)
+    added = _picked_box(page)
+    assert int(added.split(":")[0]) > 1  # a new last box, picked
+    page.wait_for_timeout(1500)  # the picture is drawn again with the new box
+    picture = page.locator('iframe[title*="image_coordinates"]')
+    corner = picture.bounding_box()
+    page.mouse.click(corner["x"] + 4, corner["y"] + 4)
+    page.wait_for_timeout(3000)
+    assert _picked_box(page) == added  # the tap picked the box there; no second box was added
+    _screenshot(page, "label_tap.png")

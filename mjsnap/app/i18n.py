@@ -240,6 +240,12 @@ STRINGS: dict[str, tuple[str, str]] = {
     "lp_next": ("下一张 ➡", "Next ➡"),
     "lp_saved": ("已保存：{path}", "saved: {path}"),
     "lp_not_saved": ("没有保存：{detail}", "Not saved: {detail}"),
+    "lp_tap_help": ("点照片上的框来选中它；点没有框的地方，就在那里加一个框。箭头移动选中的框，放大、缩小改它的大小",
+                    "tap a box on the photo to pick it; tap where there is no box to add one there. The arrows move "
+                    "the picked box, bigger and smaller resize it"),
+    "lp_bigger": ("放大", "Bigger"),
+    "lp_whole_photo": ("显示整张照片（默认只显示牌所在的部分）", "Show the whole photo (else the part with the tiles)"),
+    "lp_smaller": ("缩小", "Smaller"),
     "lp_table_help": ("改数字即可移动框；表格末行可添加，勾选行可删除", "edit numbers to move a box; add or delete rows"),
     # 偎麻雀
     "wmq_header": ("安乡偎麻雀 · 算息", "Anxiang Weimaque · count 息"),

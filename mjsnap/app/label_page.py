@@ -1,17 +1,22 @@
 """Labelling page: open a folder of photos, start from the current model's boxes, fix them, mark each photo done.
 
-Boxes are edited as numbers (class, x1 y1 x2 y2 in pixels of the upright photo) in a table where rows can be added
-and deleted, and a box's class can be set with the tile picker. "Done" saves the photo into the dataset folder's
+Boxes are edited by touch or as numbers: a tap on the photo picks the box under it, or adds a box where there is none
+(the size of the photo's other boxes); arrow buttons move and resize the picked box; the tile picker sets its class.
+The same boxes are a table (class, x1 y1 x2 y2 in pixels of the upright photo) where rows can be edited, added and
+deleted. "Done" saves the photo into the dataset folder's
 ``train`` split (``val`` stays ``val``), "Save for later" into ``review``; both go through `mjsnap.labels`
 (atomic writes, names kept inside the folder). Split train/val by session afterwards with `mjsnap label split`.
 """
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
+from statistics import median
 
 import streamlit as st
 from PIL import Image, ImageDraw, ImageFont
+from streamlit_image_coordinates import streamlit_image_coordinates
 
 from mjsnap.app import corrections, recognize
 from mjsnap.app.editor import tile_buttons
@@ -24,6 +29,8 @@ from vision.imageio import upright as exif_upright
 
 DISPLAY_SIDE = 1024
 COLUMNS = ("cls", "x1", "y1", "x2", "y2")
+NUDGE = 0.125  # an arrow moves the picked box by this share of its size; "bigger" / "smaller" grow or shrink it so
+MIN_SIDE = 4.0  # pixels: "smaller" stops here, a box must keep an area
 
 
 def list_photos(folder: Path) -> list[Path]:
@@ -98,6 +105,52 @@ def _detection_row(cls: int, box) -> list[dict]:
         return []
 
 
+def _corners(row: dict) -> tuple[float, float, float, float] | None:
+    try:
+        return tuple(float(row[k]) for k in COLUMNS[1:])
+    except (TypeError, ValueError, KeyError):  # a cell being typed: that box is not where a tap can find it
+        return None
+
+
+def box_at(rows: list[dict], x: float, y: float) -> int | None:
+    """The box a tap at (x, y) (photo pixels) means: the smallest box holding the point (a tile's box inside a
+    larger stray one), else None."""
+    holding = [((b[2] - b[0]) * (b[3] - b[1]), i) for i, b in enumerate(map(_corners, rows))
+               if b and b[0] <= x <= b[2] and b[1] <= y <= b[3]]
+    return min(holding)[1] if holding else None
+
+
+def box_added_at(rows: list[dict], x: float, y: float, width: int, height: int) -> dict:
+    """A new box centred where the tap landed, as large as the photo's other boxes (their median), kept inside the
+    photo; it takes the class of the last box (a missed tile usually sits beside its like)."""
+    sizes = [(b[2] - b[0], b[3] - b[1]) for b in map(_corners, rows) if b]
+    w, h = (median(s[0] for s in sizes), median(s[1] for s in sizes)) if sizes else (width / 12, width / 9)
+    w, h = min(w, width), min(h, height)
+    x1, y1 = min(max(x - w / 2, 0.0), width - w), min(max(y - h / 2, 0.0), height - h)
+    return {"cls": rows[-1]["cls"] if rows else CLASS_NAMES[0],
+            **{k: round(v, 1) for k, v in zip(COLUMNS[1:], (x1, y1, x1 + w, y1 + h))}}
+
+
+def nudged(row: dict, move: str, width: int, height: int) -> dict:
+    """The box moved (left, right, up, down) by NUDGE of its size, or grown or shrunk (bigger, smaller) by NUDGE
+    about its centre; kept inside the photo. A row whose numbers are being typed is left as it is."""
+    box = _corners(row)
+    if box is None:
+        return row
+    x1, y1, x2, y2 = box
+    w, h = x2 - x1, y2 - y1
+    if move in ("bigger", "smaller"):
+        grow = NUDGE / 2 if move == "bigger" else -NUDGE / 2
+        dw, dh = max(w * grow, (MIN_SIDE - w) / 2), max(h * grow, (MIN_SIDE - h) / 2)
+        x1, y1, x2, y2 = max(x1 - dw, 0.0), max(y1 - dh, 0.0), min(x2 + dw, width), min(y2 + dh, height)
+    else:
+        dx, dy = {"left": (-w, 0), "right": (w, 0), "up": (0, -h), "down": (0, h)}[move]
+        dx = min(max(dx * NUDGE, -x1), width - x2)
+        dy = min(max(dy * NUDGE, -y1), height - y2)
+        x1, y1, x2, y2 = x1 + dx, y1 + dy, x2 + dx, y2 + dy
+    return dict(row, **{k: round(v, 1) for k, v in zip(COLUMNS[1:], (x1, y1, x2, y2))})
+
+
 def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], done: bool):
     """Save the photo and its boxes: done -> train (a val photo stays in val), not done -> review. Another photo
     saved under the same name (from another folder) is never replaced: LabelError ``name_taken``."""
@@ -106,19 +159,37 @@ def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], d
     return dataset.save(name, upright(path), boxes_from_rows(rows), split=split, replace_other=False)
 
 
-def draw_boxes(image: Image.Image, rows: list[dict], selected: int | None) -> Image.Image:
-    factor = min(1.0, DISPLAY_SIDE / max(image.size))
-    shown = image.resize((max(1, round(image.width * factor)), max(1, round(image.height * factor))))
+def tiles_region(rows: list[dict], width: int, height: int) -> tuple[int, int, int, int]:
+    """The part of the photo worth showing on a phone: around every box, with a margin of about one tile (room to
+    tap in a missed tile beside a row); the whole photo when there is no box."""
+    boxes = [b for b in map(_corners, rows) if b]
+    if not boxes:
+        return 0, 0, width, height
+    margin = max(median(b[2] - b[0] for b in boxes), median(b[3] - b[1] for b in boxes)) * 1.5
+    return (max(0, int(min(b[0] for b in boxes) - margin)), max(0, int(min(b[1] for b in boxes) - margin)),
+            min(width, int(max(b[2] for b in boxes) + margin + 1)), min(height, int(max(b[3] for b in boxes) + margin + 1)))
+
+
+def draw_boxes(image: Image.Image, rows: list[dict], selected: int | None,
+               region: tuple[int, int, int, int] | None = None) -> Image.Image:
+    """The photo's ``region`` (photo pixels; the whole photo when None) at most DISPLAY_SIDE on its longer side,
+    with the boxes numbered as the table's rows (box 1 is row 1); the picked box in orange."""
+    left, top, right, bottom = region or (0, 0, image.width, image.height)
+    part = image.crop((left, top, right, bottom))
+    factor = min(1.0, DISPLAY_SIDE / max(part.size))
+    shown = part.resize((max(1, round(part.width * factor)), max(1, round(part.height * factor))))
     draw = ImageDraw.Draw(shown)
-    font = ImageFont.load_default(size=max(12, max(shown.size) // 60))
-    for number, row in enumerate(rows, start=1):
-        try:
-            box = [float(row[k]) * factor for k in COLUMNS[1:]]
-        except (TypeError, ValueError, KeyError):
-            continue
+    boxes = [(number, [(v - (left, top)[i % 2]) * factor for i, v in enumerate(corners)])
+             for number, corners in enumerate(map(_corners, rows), start=1) if corners]
+    # the number alone, as large as a box holds it: the tile shows its face, the selector and table its class
+    size = max(12, min(max(shown.size) // 20, int(median(b[2] - b[0] for _, b in boxes) * 0.5))) if boxes else 12
+    font = ImageFont.load_default(size=size)
+    for number, box in boxes:
         colour = (240, 170, 0) if number - 1 == selected else (40, 170, 80)
         draw.rectangle(box, outline=colour, width=4 if number - 1 == selected else 2)
-        draw.text((box[0] + 2, box[1] + 2), f"{number} {row.get('cls')}", fill=colour, font=font)
+        left_, top_, right_, bottom_ = draw.textbbox((box[0] + 2, box[1] + 2), str(number), font=font)
+        draw.rectangle((left_ - 2, top_ - 2, right_ + 2, bottom_ + 2), fill=colour)
+        draw.text((box[0] + 2, box[1] + 2), str(number), fill=(255, 255, 255), font=font)
     return shown
 
 
@@ -146,16 +217,32 @@ def _set_class(name: str, box: int, kind: int) -> None:
     _edit(name, lambda rows: [dict(r, cls=CLASS_NAMES[kind]) if i == box else r for i, r in enumerate(rows)])
 
 
-def _add_box(name: str, width: int, height: int) -> None:
-    def add(rows):
-        last = rows[-1]["cls"] if rows else CLASS_NAMES[0]
-        w, h = width / 12, width / 9
-        return [*rows, {"cls": last, "x1": round(width / 2 - w / 2, 1), "y1": round(height / 2 - h / 2, 1),
-                        "x2": round(width / 2 + w / 2, 1), "y2": round(height / 2 + h / 2, 1)}]
-
-    _edit(name, add)
+def _add_box(name: str, width: int, height: int, x: float | None = None, y: float | None = None) -> None:
+    """A box at (x, y), the photo's centre when not given (the Add button)."""
+    x, y = width / 2 if x is None else x, height / 2 if y is None else y
+    _edit(name, lambda rows: [*rows, box_added_at(rows, x, y, width, height)])
     lp = _state()
     lp["box"][name] = len(lp["rows"][name]) - 1  # the new box is the one to set a class for
+
+
+def _tap(name: str, width: int, height: int, region: tuple[int, int, int, int], key: str) -> None:
+    """A tap on the picture of the photo's ``region``: pick the box under it, or add one there. The component gives
+    the tap in the pixels of the picture as shown, with that picture's shown size."""
+    tap = st.session_state.get(key)
+    if not tap or not tap.get("width") or not tap.get("height"):
+        return
+    left, top, right, bottom = region
+    x, y = left + tap["x"] * (right - left) / tap["width"], top + tap["y"] * (bottom - top) / tap["height"]
+    picked = box_at(_state()["rows"][name], x, y)
+    if picked is None:
+        _add_box(name, width, height, x, y)
+    else:
+        _state()["box"][name] = picked
+        _edit(name, list)  # a fresh key for the box selector, which would otherwise keep its own choice
+
+
+def _nudge(name: str, box: int, move: str, width: int, height: int) -> None:
+    _edit(name, lambda rows: [nudged(r, move, width, height) if i == box else r for i, r in enumerate(rows)])
 
 
 def _delete_box(name: str, box: int) -> None:
@@ -224,7 +311,8 @@ def show(t, lang: str) -> None:
         lp["rows"][name], lp["notes"][name] = initial_rows(dataset, name, path, lang)
         lp["base"][name] = lp["rows"][name]
     st.caption(lp["notes"][name])
-    selector, picture = st.container(), st.empty()  # filled after the table, which holds this run's edits
+    # filled after the table (last on the page: numbers are for a keyboard), which holds this run's edits
+    selector, picture, controls = st.container(), st.empty(), st.container()
     st.caption(t("lp_table_help"))
     edited = st.data_editor(
         lp["base"][name], key=f"lp_table_{name}_{lp['version']}", num_rows="dynamic", width="stretch",
@@ -237,17 +325,16 @@ def show(t, lang: str) -> None:
                                   format_func=lambda i: f"{i + 1}: {rows[i].get('cls')}") if rows else None
     if selected is not None:
         lp["box"][name] = selected
-    picture.image(draw_boxes(image, rows, selected))
-    with st.container(horizontal=True):
-        st.button(t("lp_add"), key="lp_add", on_click=_add_box, args=(name, image.width, image.height))
-        if selected is not None:
-            st.button(t("lp_delete"), key="lp_delete", on_click=_delete_box, args=(name, selected))
-    if selected is not None:
-        st.caption(t("lp_pick"))
-        tile_buttons(lang, "lp_pick_", lambda kind: picker_label(kind, lang), _set_class,
-                     lambda kind: (name, selected, kind))
-        flower = len(CLASS_NAMES) - 1
-        st.button(picker_label(flower, lang), key="lp_pick_flower", on_click=_set_class, args=(name, selected, flower))
+    with controls:
+        whole = st.toggle(t("lp_whole_photo"), key="lp_whole_photo")
+        st.caption(t("lp_tap_help"))
+    region = (0, 0, image.width, image.height) if whole else tiles_region(rows, image.width, image.height)
+    tap_key = f"lp_tap_{name}"
+    with picture:
+        streamlit_image_coordinates(draw_boxes(image, rows, selected, region), width="stretch", key=tap_key,
+                                    image_format="JPEG", jpeg_quality=90,
+                                    on_click=partial(_tap, name, image.width, image.height, region, tap_key))
+    _box_controls(t, lang, name, image, selected, controls)
     with st.container(horizontal=True):
         st.button(t("lp_done"), key="lp_done", type="primary", on_click=_save,
                   args=(dataset, name, path, True, len(photos)))
@@ -259,3 +346,23 @@ def show(t, lang: str) -> None:
         else:
             st.error(t("lp_not_saved", detail=label_problem(message, lang)))
 
+
+def _box_controls(t, lang: str, name: str, image: Image.Image, selected: int | None, controls) -> None:
+    """Add and delete, the arrows, the tile picker: under the photo, where a thumb is."""
+    with controls:
+        with st.container(horizontal=True):
+            st.button(t("lp_add"), key="lp_add", on_click=_add_box, args=(name, image.width, image.height))
+            if selected is not None:
+                st.button(t("lp_delete"), key="lp_delete", on_click=_delete_box, args=(name, selected))
+        if selected is None:
+            return
+        with st.container(horizontal=True):
+            for move, label in (("left", "⬅"), ("right", "➡"), ("up", "⬆"), ("down", "⬇"),
+                                ("bigger", t("lp_bigger")), ("smaller", t("lp_smaller"))):
+                st.button(label, key=f"lp_nudge_{move}", on_click=_nudge,
+                          args=(name, selected, move, image.width, image.height))
+        st.caption(t("lp_pick"))
+        tile_buttons(lang, "lp_pick_", lambda kind: picker_label(kind, lang), _set_class,
+                     lambda kind: (name, selected, kind))
+        flower = len(CLASS_NAMES) - 1
+        st.button(picker_label(flower, lang), key="lp_pick_flower", on_click=_set_class, args=(name, selected, flower))
