@@ -315,3 +315,27 @@ def test_on_a_phone_a_tap_on_the_label_pages_photo_adds_a_box_and_a_second_tap_p
     page.wait_for_timeout(3000)
     assert _picked_box(page) == added  # the tap picked the box there; no second box was added
     _screenshot(page, "label_tap.png")
+
+
+def test_a_tap_on_a_tile_in_the_photo_opens_its_fix_panel(page):
+    """A misread tile is easiest found on the photo: tapping it there opens the same panel as its picture."""
+    model = Path(os.environ.get("MJSNAP_MODEL_DIR", ROOT / "models" / "current"))
+    if not (model / "meta.json").is_file():
+        pytest.skip(f"no model at {model}: the photo cannot be read")
+    from mjsnap.app.draft import from_read
+    from mjsnap.app.recognize import read_photo
+
+    reading = read_photo(SAMPLE.read_bytes())  # as the server reads it
+    tiles, width, height = from_read(reading.read).tiles, reading.width, reading.height  # boxes: upright photo
+    page.locator("input[type='file']").first.set_input_files(str(SAMPLE))
+    picture = page.locator('iframe[title*="image_coordinates"]')
+    picture.wait_for(timeout=480_000)
+    page.wait_for_function("() => document.querySelector('iframe[title*=\"image_coordinates\"]').offsetHeight > 100",
+                           timeout=60_000)
+    page.wait_for_timeout(1000)
+    shown = picture.bounding_box()
+    number = 3
+    x1, y1, x2, y2 = tiles[number - 1].box
+    page.mouse.click(shown["x"] + (x1 + x2) / 2 / width * shown["width"],
+                     shown["y"] + (y1 + y2) / 2 / height * shown["height"])
+    page.get_by_text(f"修改第 {number} 张").wait_for(timeout=60_000)

@@ -55,7 +55,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "timings_with_load": ("识别 {total} ms（读图 {decode}，载入模型 {model}，检测 {detect}，整理 {read}）· 模型 {version}",
                           "Read in {total} ms (decode {decode}, load the model {model}, detect {detect}, arrange "
                           "{read}) · model {version}"),
-    "photo_caption": ("{n} 张牌被识别；红框 = 把握低，请核对", "{n} tiles found; red = low confidence, please check"),
+    "photo_caption": ("{n} 张牌被识别；红框 = 把握低，请核对。点照片上的牌可以修改它",
+                      "{n} tiles found; red = low confidence, please check. Tap a tile on the photo to fix it"),
     # hand view
     "hand_header": ("2 · 核对手牌（点一张牌来修改）", "2 · Check the hand (tap a tile to fix it)"),
     "concealed": ("手牌", "Concealed"),

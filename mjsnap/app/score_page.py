@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
+from streamlit_image_coordinates import streamlit_image_coordinates
 
 from mjsnap.app import context_form, editor, hand_view, photo_input, result_view, state
 from mjsnap.app.draft import MeldProblem, from_read
-from mjsnap.app.overlay import draw_detections
+from mjsnap.app.overlay import draw_detections, tile_at
 from mjsnap.app.wins import ScoredWin
 from mjsnap.i18n_catalogue import explain
 from scoring.hand import HandError
@@ -42,8 +45,21 @@ def _photo_panel(t) -> None:
     image = draw_detections(reading.pixels, reading.to_original, draft.tiles)
     shown = sum(tile.box is not None and tile.place != "deleted" for tile in draft.tiles)
     # the column's width (358 CSS px on a 390 px phone): overlay.py sizes its labels for it
-    st.image(image, caption=t("photo_caption", n=shown), width="stretch", output_format="JPEG")
+    streamlit_image_coordinates(image, width="stretch", key="photo-tap", image_format="JPEG", jpeg_quality=90,
+                                on_click=partial(_photo_tapped, (reading.width, reading.height)))
+    st.caption(t("photo_caption", n=shown))
     st.caption(timings_caption(t, reading))
+
+
+def _photo_tapped(size: tuple[int, int]) -> None:
+    """A tap on the photo (``size``: the original photo's, in whose pixels the boxes are) opens the fix panel of
+    the tile under it, as a tap on its picture in the hand does."""
+    tap = st.session_state.get("photo-tap")
+    if not tap or not tap.get("width") or not tap.get("height"):
+        return
+    index = tile_at(state.draft().tiles, tap["x"] * size[0] / tap["width"], tap["y"] * size[1] / tap["height"])
+    if index is not None:
+        st.session_state.selected = index
 
 
 def timings_caption(t, reading) -> str:
