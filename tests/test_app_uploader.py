@@ -9,8 +9,10 @@ from mjsnap.app.uploader import uploader_words
 @pytest.mark.parametrize(
     ("lang", "types", "button", "words"),
     [
-        ("zh", ["jpg", "jpeg", "png", "heic", "heif"], "upload_button", ['"选择照片"', '"每个文件至多 200 MB · JPG, PNG, HEIC"']),
-        ("en", ["csv"], "upload_csv_button", ['"Choose a CSV file"', '"Up to 200 MB a file · CSV"']),
+        ("zh", ["jpg", "jpeg", "png", "heic", "heif"], "upload_button",
+         ['"选择照片"', '"每个文件至多 200 MB · JPG, PNG, HEIC"', '"不能用这个文件：只收 JPG, PNG, HEIC，每个至多 200 MB"']),
+        ("en", ["csv"], "upload_csv_button",
+         ['"Choose a CSV file"', '"Up to 200 MB a file · CSV"', '"This file cannot be used: CSV only, up to 200 MB a file"']),
     ],
 )
 def test_the_rule_names_the_button_and_the_limits_in_the_pages_language(lang, types, button, words):

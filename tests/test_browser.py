@@ -267,6 +267,21 @@ def test_the_uploaders_speak_the_pages_language(page, nav, key, button, limits):
     assert drawn_limits == {"size": "0px", "after": limits}
 
 
+def test_a_file_the_uploader_refuses_is_said_in_the_pages_language(page, tmp_path):
+    """Streamlit marks a refused file with a red chip and keeps its English reason for screen readers only."""
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a photo")
+    page.locator(".st-key-uploader input[type='file']").set_input_files(str(notes))
+    reason = page.locator('.st-key-uploader [data-testid="stFileChip"] [role="alert"]')
+    reason.wait_for(state="attached", timeout=60_000)
+    page.wait_for_function("(e) => e.getBoundingClientRect().height > 10", arg=reason.element_handle(), timeout=30_000)
+    assert reason.evaluate("(e) => getComputedStyle(e, '::after').content") == (
+        '"不能用这个文件：只收 JPG, PNG, WEBP, HEIC，每个至多 200 MB"')
+    chip = page.locator('.st-key-uploader [data-testid="stFileChip"]').bounding_box()
+    shown = reason.bounding_box()
+    assert chip["y"] < shown["y"] < chip["y"] + chip["height"] and shown["x"] + shown["width"] <= 390
+
+
 def test_on_a_phone_the_breakdown_needs_no_sideways_scrolling_and_a_tapped_tile_opens_beside_it(page):
     """The reasons ran past the table's right edge; the tapped tile's panel was out of sight below the hand."""
     _type_hand(page)

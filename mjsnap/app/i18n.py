@@ -26,6 +26,8 @@ STRINGS: dict[str, tuple[str, str]] = {
     "upload": ("上传或拍照（手机可直接打开相机）", "Upload or take a photo (opens the phone camera)"),
     "upload_button": ("选择照片", "Choose a photo"),
     "upload_limits": ("每个文件至多 {mb} MB · {kinds}", "Up to {mb} MB a file · {kinds}"),
+    "upload_refused": ("不能用这个文件：只收 {kinds}，每个至多 {mb} MB", "This file cannot be used: {kinds} only, up to {mb} MB "
+                       "a file"),
     "upload_csv_button": ("选择 CSV 文件", "Choose a CSV file"),
     "use_camera": ("用浏览器相机拍照", "Use the browser camera"),
     "camera": ("拍照", "Take a photo"),
