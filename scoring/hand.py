@@ -139,10 +139,11 @@ class Context:
             raise HandError("robbing a kong (抢杠) is a win on another player's kong, not self-drawn", "bad_context")
         if self.after_kong_discard and self.self_draw:
             raise HandError("杠后点胡 (after_kong_discard) is a win on a discard, not self-drawn", "bad_context")
-        if self.kong_replacement and self.discarder is not None and not self.robbing_kong:
+        self._check_one_way_of_winning()
+        if self.kong_replacement and self.discarder is not None:
             raise HandError("a kong-replacement win (杠上花) is self-drawn: it has no discarder", "bad_context")
         if self.self_draw is None:
-            claimed = self.discarder is not None or self.earthly or self.robbing_kong
+            claimed = self.discarder is not None or self.earthly or self.robbing_kong or self.after_kong_discard
             object.__setattr__(self, "self_draw", not claimed)
         for name in ("winner", "dealer"):
             seat = getattr(self, name)
@@ -164,6 +165,9 @@ class Context:
                 object.__setattr__(self, "discarder", self.dealer)
             if self.discarder is None and self.robbing_kong:
                 raise HandError("robbing a kong needs the seat whose kong was robbed (discarder)", "bad_context")
+            if self.discarder is None and self.after_kong_discard:
+                raise HandError("杠后点胡 (after_kong_discard) needs the discarder's seat: the player who discarded "
+                                "right after their kong", "bad_context")
             if self.discarder is None:
                 raise HandError(
                     "a win on a discard needs the discarder's seat (or mark it self-drawn)", "bad_context"
@@ -172,6 +176,18 @@ class Context:
                 raise HandError(f"discarder seat {self.discarder} is out of range 0-3", "bad_seat")
             if self.discarder == self.winner:
                 raise HandError("the discarder cannot be the winner", "bad_seat")
+
+    def _check_one_way_of_winning(self) -> None:
+        """天胡 and 杠上花 are self-drawn; 抢杠 wins on another player's kong tile and 杠后点胡 on another player's
+        discard: a context naming one of each names no win. Left through, the flags contradicted each other
+        silently (天胡 with 抢杠 was paid by the robbed player alone)."""
+        drawn = [name for flag, name in ((self.heavenly, "天胡 (heavenly)"),
+                                         (self.kong_replacement, "杠上花 (kong_replacement)")) if flag]
+        claimed = [name for flag, name in ((self.robbing_kong, "抢杠 (robbing_kong)"),
+                                           (self.after_kong_discard, "杠后点胡 (after_kong_discard)")) if flag]
+        if drawn and claimed:
+            raise HandError(f"two ways of winning: {drawn[0]} is self-drawn, {claimed[0]} is won on another "
+                            "player's tile", "bad_context")
 
     def _check_types(self) -> None:
         """JSON input can carry any type: a seat must be a whole number and a flag true or false (not "no")."""
@@ -279,9 +295,12 @@ class Hand:
             raise HandError(f"context {context!r}: give an object of context fields", "bad_context")
         try:
             tiles = parse_tiles(concealed, check_copies=False)
-            win = kind_of(win_tile) if win_tile else None
         except TileParseError as exc:
             raise HandError(str(exc), "invalid_tiles") from exc
+        try:
+            win = kind_of(win_tile) if win_tile else None
+        except TileParseError as exc:  # its position counts in the winning tile's text, not in the hand's
+            raise HandError(f"winning tile {win_tile!r}: {exc}", "invalid_tiles") from exc
         parsed_melds = [
             Meld.parse(m["type"], m["tiles"], m.get("from", m.get("from_seat"))) for m in (melds or [])
         ]

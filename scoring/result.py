@@ -33,7 +33,9 @@ class Payment(BaseModel):
 
 
 class ScoreResult(BaseModel):
-    id: str | None = None
+    # the case's id as given: golden.json writes text, but JSON input may carry a number (or any value), and the
+    # result echoes it unchanged so that lines can be matched to their cases
+    id: Any = None
     ruleset: str
     valid: bool
     shapes: list[str] = Field(default_factory=list, description="every win shape that holds (golden names)")

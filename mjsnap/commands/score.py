@@ -126,7 +126,6 @@ def score(
         _fail(f"{_flags(for_photo)}: for scoring a photo, and the hand given is notation (or no such file)")
     from scoring.scorer import parse_hand
     from scoring.scorer import score as score_hand
-    from scoring.settlement import unfed_kong_message
 
     try:
         melds = [_parse_meld(text) for text in meld or []]
@@ -147,9 +146,7 @@ def score(
         _refuse(rules, exc, as_json, "bad hand: ")
     _note_unused_context(rules, context, option or [])
     result = score_hand(parsed, rules, options)
-    if result.reason == "kong_feeder_missing":  # the scorer names golden.json's 'from'; the command line has @SEAT
-        result.error = unfed_kong_message(parsed, "kong_exposed {tiles}", "write --meld kong_exposed:{tiles}@SEAT",
-                                          "kong_added:{tiles}")
+    _say_how_to_feed_a_kong(result, parsed)
     if as_json:
         typer.echo(jsontext.dumps(result.to_json()))
     else:
@@ -247,9 +244,12 @@ def _print_waits(hand: str, melds: list[dict[str, Any]], context: dict[str, Any]
     from scoring.scorer import parse_hand, waits
 
     try:
-        found = waits(parse_hand(hand, None, melds, context), rules, options)
+        hand13 = parse_hand(hand, None, melds, context)
+        found = waits(hand13, rules, options)
     except HandError as exc:
         _refuse(rules, exc, as_json, "bad hand: ")
+    for entry in found:  # as for a scored hand: the command line gives a kong's feeder as @SEAT, not golden's 'from'
+        _say_how_to_feed_a_kong(entry["result"], hand13)
     if as_json:
         for entry in found:
             typer.echo(jsontext.dumps({"tile": entry["tile"], **entry["result"].to_json()}))
@@ -382,6 +382,15 @@ def _hand_line(hand, lang: str) -> str:
     from vision.normalize.result import hand_line
 
     return hand_line(hand, lambda meld_type: meld_name(meld_type.value, lang))
+
+
+def _say_how_to_feed_a_kong(result, hand) -> None:
+    """The scorer names golden.json's 'from' for an exposed kong without its feeder; the command line has @SEAT."""
+    from scoring.settlement import unfed_kong_message
+
+    if result.reason == "kong_feeder_missing":
+        result.error = unfed_kong_message(hand, "kong_exposed {tiles}", "write --meld kong_exposed:{tiles}@SEAT",
+                                          "kong_added:{tiles}")
 
 
 def _parse_meld(text: str) -> dict[str, Any]:

@@ -36,7 +36,7 @@ def weimaque(
 ) -> None:
     """安乡偎麻雀: 硬息, 名堂息 and 总息 of a finished hand."""
     from scoring.weimaque import (
-        WeimaqueContext, WeimaqueInputError, WeimaqueOptionError, WeimaqueOptions, parse_hand, score,
+        WeimaqueContext, WeimaqueInputError, WeimaqueOptionError, WeimaqueOptions, WeimaqueResult, parse_hand, score,
     )
 
     if lang not in LABELS:
@@ -51,6 +51,9 @@ def weimaque(
         # each argument is a group: a type word given unquoted ("碰 柒柒柒" as two arguments) is a group with no card
         hint = ("; each argument is one group: quote a group with its cards, e.g. '碰 柒柒柒'"
                 if exc.code == "empty_group" and len(groups) > 1 else "")
+        if as_json:  # as `mjsnap score --json` does for bad notation: a script reading stdout learns why
+            refused = WeimaqueResult(valid=False, error=f"{exc}{hint}", reason=exc.code)
+            typer.echo(json.dumps(refused.to_json(), ensure_ascii=False))
         _fail(f"bad hand: {exc}{hint}")
     result = score(hand, options)
     if as_json:

@@ -51,6 +51,8 @@ TYPE_WORDS: dict[str, SetType] = {
     "que": SetType.PAIR,
 }
 GROUP_SEPARATORS = ",，;；|\n"
+# 团圆 and 转弯 are sets the scorer finds in the cards (docs/weimaque.md); a player may still type them as a type
+DERIVED_WORDS = ("团圆", "團圓", "转弯", "轉彎")
 TYPES_HELP = "碰 peng, 煨 wei, 砍 kan, 吃 chi, 雀 pair"
 
 
@@ -173,6 +175,11 @@ def _parse_group(text: str, start: int, end: int, number: int) -> Group | None:
             set_type = TYPE_WORDS[word.lower()]
             i += len(word)
             continue
+        derived = next((word for word in DERIVED_WORDS if text.startswith(word, i)), None)
+        if derived is not None:
+            raise WeimaqueInputError(f"{where}: {derived!r} is not typed: 团圆 and 转弯 are read off the cards; lay "
+                                     f"the three of a kind as 碰, 煨 or 砍 and the fourth in another 句 (a 团圆), or "
+                                     f"the 麻雀's card in another 句 (a 转弯)", "bad_token", derived, i + 1)
         token, card = _card_at(text, i, end)
         if card is None:
             raise WeimaqueInputError(f"{where}, card {len(cards) + 1}: {token!r} is not a card; {NOTATION_HELP}",
