@@ -245,6 +245,12 @@ ITEM_NOTES: dict[str, Pair] = {
     "混一色": ("一门花色加字牌（5 番）", "one suit with honours (5番)"),
 }
 
+# what a partial rule set says of every result (ScoreResult.partial), by rule set
+PARTIAL_NOTES: dict[str, Pair] = {
+    "guiyang": ("部分规则：种子没有给鸡的分值，也没有给付款方式", "partial: the seed does not give chicken values or "
+                "payments"),
+}
+
 # 安乡偎麻雀 (scoring.weimaque) has its own vocabulary: WeimaqueInputError.code, the not-a-win ``reason`` and
 # ``warning_codes`` (some names, e.g. too_many_copies, mean something else there than in CODES).
 # 偎麻雀 has no payment rule (scoring.weimaque.result.NO_SETTLEMENT): the app and `mjsnap weimaque` say so

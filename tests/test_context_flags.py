@@ -69,3 +69,11 @@ def test_score_text_explains_warnings_and_rule_switches_in_chinese():
     assert "注意: 天胡和杠上花都是自摸" in zh.output and "self_draw false" not in zh.output
     assert "规则选择: [A7]" in zh.output and "xian.heavenly=" not in zh.output
     assert "self_draw false was given" in " ".join(en.output.split())
+
+
+@pytest.mark.parametrize(("lang", "line"), [("zh", "部分规则：种子没有给鸡的分值，也没有给付款方式"),
+                                            ("en", "partial: the seed does not give chicken values or payments")])
+def test_a_partial_rule_sets_note_is_in_the_chosen_language(lang, line):
+    out = CliRunner().invoke(app, ["score", "123m456m789s234s5s", "--win", "5s", "-r", "guiyang", "--lang", lang])
+    assert out.exit_code == 0, out.output
+    assert out.output.rstrip().splitlines()[-1] == line

@@ -190,7 +190,7 @@ def _print_breakdown(result, hand, lang: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    from mjsnap.i18n_catalogue import decision, explain, item_note, shape_name
+    from mjsnap.i18n_catalogue import PARTIAL_NOTES, decision, explain, item_note, pick, shape_name
 
     words = LABELS[lang]
     console = Console()
@@ -231,7 +231,8 @@ def _print_breakdown(result, hand, lang: str) -> None:
         if lines:
             console.print(f"{words[key]}: {escape('; '.join(lines))}")
     if getattr(result, "partial", None):
-        console.print(f"[yellow]{result.partial}[/yellow]")
+        note = PARTIAL_NOTES.get(result.ruleset)
+        console.print(f"[yellow]{escape(pick(note, lang) if note else result.partial)}[/yellow]")
 
 
 def _print_waits(hand: str, melds: list[dict[str, Any]], context: dict[str, Any], rules: str, options, lang: str,
