@@ -38,7 +38,8 @@ IMAGE_SUFFIX = ".jpg"
 JPEG_QUALITY = 92
 FILE_MODE = 0o644  # a dataset file's mode, as one written in place would have (mkstemp's temporary files are 0600)
 SAME_PHOTO_LEVELS = 4.0  # mean grey-level difference (of 255, at 64x64) under which a saved image is the same photo
-_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")
+NAME_MAX_LENGTH = 100  # characters of a label name (safe_name)
+_NAME_PATTERN = re.compile(rf"[A-Za-z0-9][A-Za-z0-9_.-]{{0,{NAME_MAX_LENGTH - 1}}}")
 
 
 class LabelError(ValueError):

@@ -3,7 +3,9 @@ overlaps) would score photos twice, and one's tail repair could cut the line the
 refused instead, saying which process holds the file.
 
 The lock is an flock on a hidden file beside --out (``.results.jsonl.lock``): the kernel drops it when its holder
-dies, so a killed run leaves no stale lock, and the file is removed when a run ends."""
+dies, so a killed run leaves no stale lock, and the file is removed when a run ends. The folders made for it are
+removed too when the run leaves them empty (it could not start: an input that names nothing, a Ray cluster that
+cannot be joined), so such a run writes nothing."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ def lock_path(out: Path) -> Path:
 def holding(out: Path) -> Iterator[None]:
     """Hold ``out``'s lock for the block; BatchError when another run holds it."""
     path = lock_path(Path(out))
+    made = _missing_folders(path.parent)
     path.parent.mkdir(parents=True, exist_ok=True)
     while True:
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
@@ -50,3 +53,17 @@ def holding(out: Path) -> Iterator[None]:
         except FileNotFoundError:
             pass
         os.close(fd)
+        for folder in made:  # deepest first; one that holds anything (the results, another run's lock) stays
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and those above it that do not exist yet, deepest first."""
+    missing = []
+    while not folder.exists() and folder != folder.parent:
+        missing.append(folder)
+        folder = folder.parent
+    return missing

@@ -9,6 +9,7 @@ An actor that dies is restarted by Ray; the photo it held is rerun once, then re
 from __future__ import annotations
 
 import os
+import socket
 import tempfile
 from collections import deque
 from collections.abc import Iterable, Iterator
@@ -18,6 +19,10 @@ from typing import Any
 from mjsnap.batch.errors import BatchError
 from mjsnap.batch.scorers import ScorerConfig, build_scorer
 from mjsnap.batch.work import PhotoTask, crash_record, run_task
+
+# Seconds to wait for a cluster's head to answer at a bare HOST:PORT address before calling it unreachable: Ray
+# itself would retry such an address for many minutes (20 tries of about 40 s), printing warnings, before it gave up.
+HEAD_ANSWER_SECONDS = 5.0
 
 
 class PhotoActor:
@@ -49,6 +54,8 @@ def connect(address: str | None) -> None:
     if ray.is_initialized():
         return
     address = address or os.environ.get("RAY_ADDRESS") or None
+    if address:
+        _require_an_answer(address)
     try:
         if address:
             ray.init(address=address, log_to_driver=False)
@@ -58,6 +65,22 @@ def connect(address: str | None) -> None:
     except (OSError, RuntimeError, ValueError) as exc:  # Ray's own words: no cluster there, no Ray Client installed
         where = f"join the Ray cluster at {address}" if address else "start a local Ray"
         raise BatchError(f"--engine ray: cannot {where}: {exc}") from exc
+
+
+def _require_an_answer(address: str) -> None:
+    """BatchError when nothing answers at a bare HOST:PORT address (a head node's GCS port, as `ray start` prints
+    it). Other forms (auto, local, ray://HOST:PORT) are left to Ray, which fails on them within a minute."""
+    if "://" in address or address in ("auto", "local"):
+        return
+    host, _, port = address.rpartition(":")
+    if not host or not port.isdecimal():
+        return  # not HOST:PORT: Ray says what is wrong with it
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), timeout=HEAD_ANSWER_SECONDS).close()
+    except OSError as exc:
+        raise BatchError(f"--engine ray: cannot join the Ray cluster at {address}: nothing answers there "
+                         f"({exc.strerror or exc}); is its head node started (ray start --head) and the port open?"
+                         ) from None
 
 
 def score_on_ray(

@@ -20,7 +20,8 @@ def label_import(
     fmt: str = typer.Option("auto", "--format", help="auto, labelstudio-json, labelstudio-yolo, cvat-yolo, roboflow-yolo"),
     images: Path = typer.Option(None, help="Label Studio JSON: the folder holding the images (found by file name)"),
     prefix: str = typer.Option("", help="prepended to every imported photo's name (e.g. 'club2_')"),
-    strict: bool = typer.Option(False, help="exit 1 when a class name is unknown or an image is missing"),
+    strict: bool = typer.Option(False, help="exit 1 when a class name is unknown or an image is missing (or not "
+                                            "told apart from another of its name)"),
 ) -> None:
     """Add an export's photos and boxes to a dataset; classes are matched by name and unknown names reported."""
     from mjsnap.dataset.importers import ImportFormatError, import_export
@@ -36,7 +37,7 @@ def label_import(
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     typer.echo(report.summary())
-    if strict and (report.unknown_classes or report.missing_images):
+    if strict and (report.unknown_classes or report.missing_images or report.ambiguous_images):
         raise typer.Exit(1)
 
 

@@ -92,14 +92,15 @@ def train(
         if project is not None:
             require_output_dir("--project", project)
         settings = training.TrainSettings(
-            data=_data_config(data),
+            # absolute, as the run records them: `--resume RUN` from another folder finds the data and the run
+            data=_data_config(data).absolute(),
             epochs=epochs,
             imgsz=imgsz,
             batch=batch,
             model=model,
             pretrained=_pretrained_start(pretrained),
             name=name,
-            project=project or training.WORK_DIR / "runs",
+            project=(project or training.WORK_DIR / "runs").absolute(),
             optimizer=optimizer,
             lr0=lr0,
             warmup_epochs=warmup_epochs,

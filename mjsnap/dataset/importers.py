@@ -27,12 +27,12 @@ from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from PIL import Image
 
 from mjsnap.dataset.classes import class_id
-from mjsnap.labels import LabelBox, LabelDataset, LabelError, read_class_names
+from mjsnap.labels import NAME_MAX_LENGTH, LabelBox, LabelDataset, LabelError, read_class_names
 from vision.imageio import PHOTO_SUFFIXES, upright
 
 FORMATS = ("labelstudio-json", "labelstudio-yolo", "cvat-yolo", "roboflow-yolo")
@@ -69,6 +69,8 @@ class ImportReport:
     unknown_classes: Counter = field(default_factory=Counter)
     review: list[str] = field(default_factory=list)  # saved to review because of unknown classes
     missing_images: list[str] = field(default_factory=list)
+    # images --images holds several of by that file name, the task's URL not saying which: not imported
+    ambiguous_images: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)  # boxes or photos that could not be used, with the reason
     renamed: dict[str, str] = field(default_factory=dict)  # source -> dataset name when they differ
     replaced: list[str] = field(default_factory=list)  # names the dataset had with this photo (old label replaced)
@@ -80,6 +82,9 @@ class ImportReport:
             lines.append(f"unknown class names (not imported; their photos went to review): {names}")
         if self.missing_images:
             lines.append(f"{len(self.missing_images)} images not found: {', '.join(self.missing_images[:10])}")
+        if self.ambiguous_images:
+            lines.append(f"{len(self.ambiguous_images)} images not imported: --images holds several of that file "
+                         f"name and the URL does not say which: {', '.join(self.ambiguous_images[:10])}")
         if self.replaced:
             lines.append(f"{len(self.replaced)} photos replaced their earlier label (the same photo under the same "
                          f"name; use --prefix to keep both): {', '.join(self.replaced[:10])}")
@@ -217,25 +222,56 @@ def read_yolo_folders(folder: Path, fmt: str, report: ImportReport) -> list[Sour
     return photos
 
 
-def _image_index(images: Path | None) -> dict[str, Path]:
-    if images is None:
-        return {}
-    return {p.name: p for p in sorted(Path(images).rglob("*")) if p.suffix.lower() in PHOTO_SUFFIXES}
+def _image_index(images: Path | None) -> dict[str, list[Path]]:
+    """The photos under ``images`` by file name; one name may be in several folders (day1/IMG_0001.jpg, day2/...)."""
+    index: dict[str, list[Path]] = {}
+    for path in sorted(Path(images).rglob("*")) if images is not None else []:
+        if path.suffix.lower() in PHOTO_SUFFIXES:
+            index.setdefault(path.name, []).append(path)
+    return index
+
+
+def _url_path(url: str) -> PurePosixPath:
+    """The path a Label Studio URL (or a plain path) points at."""
+    parsed = urllib.parse.urlparse(url)
+    local = urllib.parse.parse_qs(parsed.query).get("d")  # /data/local-files/?d=folder/IMG.jpg
+    return PurePosixPath(urllib.parse.unquote(local[0] if local else parsed.path))
 
 
 def _url_file_name(url: str) -> str:
     """The file name a Label Studio URL (or a plain path) points at."""
-    parsed = urllib.parse.urlparse(url)
-    local = urllib.parse.parse_qs(parsed.query).get("d")  # /data/local-files/?d=folder/IMG.jpg
-    return Path(urllib.parse.unquote(local[0] if local else parsed.path)).name
+    return _url_path(url).name
 
 
-def _find_image(url: str, index: dict[str, Path]) -> Path | None:
+def _images_named(url: str, index: dict[str, list[Path]]) -> list[Path]:
     name = _url_file_name(url)
     if name in index:
         return index[name]
     upload = _LABEL_STUDIO_UPLOAD.match(name)
-    return index.get(upload.group(1)) if upload else None
+    return index.get(upload.group(1), []) if upload else []
+
+
+def _find_image(url: str, candidates: list[Path]) -> Path | None:
+    """Of the images with the URL's file name, the one whose folders end as the URL's do (Label Studio's local files
+    keep them: ?d=club/day2/IMG_0001.jpg); None when none is, or when the URL does not tell several apart: a guess
+    would pair one photo with another's boxes."""
+    if len(candidates) <= 1:
+        return candidates[0] if candidates else None
+    wanted = _url_path(url).parts
+    shared = {path: _shared_tail(path.parts, wanted) for path in candidates}
+    best = max(shared.values())
+    matching = [path for path, count in shared.items() if count == best]
+    return matching[0] if best > 0 and len(matching) == 1 else None
+
+
+def _shared_tail(parts: tuple[str, ...], other: tuple[str, ...]) -> int:
+    """How many trailing path parts two paths share."""
+    count = 0
+    for mine, theirs in zip(reversed(parts), reversed(other)):
+        if mine != theirs:
+            break
+        count += 1
+    return count
 
 
 def _task_image_url(task: dict) -> str | None:
@@ -289,7 +325,11 @@ def read_labelstudio_json(path: Path, images: Path | None, report: ImportReport)
             continue
         if "annotations" not in task:  # JSON-MIN: the values themselves, names under rectanglelabels
             results = [{"type": "rectanglelabels", "value": r, **r} for r in results]
-        photo = SourcePhoto(url, _find_image(url, index), [], "train")
+        candidates = _images_named(url, index)
+        photo = SourcePhoto(url, _find_image(url, candidates), [], "train")
+        if photo.image is None and candidates:
+            report.ambiguous_images.append(url)
+            continue
         for result, value, labels in _rectangles(results):
             if len(labels) != 1:
                 report.skipped.append(f"task {number}: a rectangle with {len(labels)} labels {labels}")
@@ -314,18 +354,29 @@ def dataset_name(source: str) -> str:
     stem = Path(_url_file_name(source)).stem
     upload = _LABEL_STUDIO_UPLOAD.match(stem)
     stem = upload.group(1) if upload else stem
-    name = re.sub(r"[^A-Za-z0-9_.-]", "_", stem).replace("..", "_").lstrip("._-")[:100]
+    name = re.sub(r"[^A-Za-z0-9_.-]", "_", stem).replace("..", "_").lstrip("._-")[:NAME_MAX_LENGTH]
     return name or "photo"
 
 
 def unique_name(base: str, used: set[str]) -> str:
     """``base``, or ``base-2``, ``base-3``... when another photo already took it (two sources can make one name:
-    ``IMG 1.jpg`` and ``IMG_1.png``, or file names in Chinese); the name returned is added to ``used``."""
+    ``IMG 1.jpg`` and ``IMG_1.png``, or file names in Chinese); the name returned is added to ``used``. A base as
+    long as a name may be is shortened to make room for the number."""
     name, n = base, 2
     while name in used:
-        name, n = f"{base}-{n}", n + 1
+        suffix = f"-{n}"
+        name, n = f"{base[:NAME_MAX_LENGTH - len(suffix)]}{suffix}", n + 1
     used.add(name)
     return name
+
+
+def name_prefix(prefix: str) -> str:
+    """``--prefix`` as the start of a photo's name (other characters become '_', as in the names themselves);
+    LabelError when no name could start with it, raised before anything is imported."""
+    part = re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_")
+    if part and not part[0].isalnum():
+        raise LabelError(f"--prefix {prefix!r}: a photo's name must start with a letter or digit", "bad_label_name")
+    return part
 
 
 def import_export(
@@ -333,6 +384,7 @@ def import_export(
 ) -> ImportReport:
     """Read an export and save every photo into the dataset folder (atomic saves; names stay inside it)."""
     dataset = LabelDataset(dataset_root)
+    prefix = name_prefix(prefix)
     with opened(Path(source)) as folder:
         chosen = detect_format(folder) if fmt == "auto" else fmt
         if chosen not in FORMATS:
@@ -340,7 +392,7 @@ def import_export(
         report = ImportReport(chosen)
         if chosen == "labelstudio-json":
             photos = read_labelstudio_json(folder, images, report)
-            _require_some_image(photos, images)
+            _require_some_image(photos, images, report.ambiguous_images)
         else:
             photos = read_yolo_folders(folder, chosen, report)
         dataset.ensure()  # only once the export reads: a wrong source leaves no new folder behind
@@ -350,10 +402,15 @@ def import_export(
     return report
 
 
-def _require_some_image(photos: list[SourcePhoto], images: Path | None) -> None:
+def _require_some_image(photos: list[SourcePhoto], images: Path | None, ambiguous: list[str]) -> None:
     """Label Studio JSON names its images by URL only: when not one is found, the images folder is wrong or was not
     given, and the import stops (before the dataset is made) with a hint rather than importing nothing."""
     if not photos or any(photo.image is not None for photo in photos):
+        if not photos and ambiguous:  # found, but by names several images in --images share
+            raise ImportFormatError(
+                f"{images} holds several images of each name the tasks give (the first: {ambiguous[0]}) and the "
+                "URLs do not say which: pass --images the folder of this project's images alone"
+            )
         return
     where = f"in {images}" if images is not None else "without --images"
     raise ImportFormatError(
@@ -366,7 +423,7 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
     if photo.image is None or not photo.image.is_file():
         report.missing_images.append(photo.source)
         return
-    base = (re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_") + dataset_name(photo.source))[:100]
+    base = (prefix + dataset_name(photo.source))[:NAME_MAX_LENGTH]
     try:
         with Image.open(photo.image) as opened_image:
             image = upright(opened_image).convert("RGB")
