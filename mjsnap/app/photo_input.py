@@ -7,7 +7,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from mjsnap.app import state, uploader
+from mjsnap.app import camera, state, uploader
 from mjsnap.app.draft import WinTileCountError, from_text
 from scoring.tiles import TileParseError, TooManyCopiesError, format_compact
 
@@ -57,7 +57,7 @@ def show(t) -> None:
     st.subheader(t("photo_header"))
     uploader.file_uploader(t, t("upload"), UPLOAD_TYPES, "uploader", on_change=_from_widget, args=("uploader", "upload"))
     if st.toggle(t("use_camera"), key="camera_on"):
-        st.camera_input(t("camera"), key="camera", on_change=_from_widget, args=("camera", "camera"))
+        camera.camera_input(t, t("camera"), "camera", on_change=_from_widget, args=("camera", "camera"))
     sample_files = samples()
     if sample_files:
         with st.container(horizontal=True, vertical_alignment="bottom"):

@@ -49,6 +49,8 @@ def _photo_panel(t) -> None:
                                 on_click=partial(_photo_tapped, (reading.width, reading.height)))
     st.caption(t("photo_caption", n=shown))
     st.caption(timings_caption(t, reading))
+    if "no_tiles" in reading.read.warning_codes:  # said here: the page below only finds a hand of 0 tiles too short
+        st.warning(t("photo_no_tiles"))
 
 
 def _photo_tapped(size: tuple[int, int]) -> None:

@@ -13,7 +13,7 @@ REFUSAL_TEXT = '[data-testid="stFileChip"] [role="alert"]'  # under a refused fi
 SAME_KIND = {"JPEG": "JPG", "HEIF": "HEIC"}  # named once, so the line fits a phone
 
 
-def _css_string(text: str) -> str:
+def css_string(text: str) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
@@ -28,13 +28,13 @@ def uploader_words(t, key: str, types: list[str], button: str) -> str:
     # the original text stays in the page (font size 0) so the button keeps its height and screen readers a label
     return (
         f"<style>{scope} {BUTTON_TEXT}, {scope} {LIMITS_TEXT}, {scope} {REFUSAL_TEXT} {{font-size: 0}}"
-        f"{scope} {BUTTON_TEXT}::after {{content: {_css_string(t(button))}; font-size: 0.875rem}}"
-        f"{scope} {LIMITS_TEXT}::after {{content: {_css_string(limits)}; font-size: 0.875rem; white-space: normal}}"
+        f"{scope} {BUTTON_TEXT}::after {{content: {css_string(t(button))}; font-size: 0.875rem}}"
+        f"{scope} {LIMITS_TEXT}::after {{content: {css_string(limits)}; font-size: 0.875rem; white-space: normal}}"
         # Streamlit keeps the refusal for screen readers only (a red chip, no words): shown here, under the chip
         f'{scope} [data-testid="stFileChip"]:has([role="alert"]) {{flex-wrap: wrap}}'
         f"{scope} {REFUSAL_TEXT} {{position: static; clip: auto; width: auto; height: auto; overflow: visible;"
         " flex-basis: 100%; order: 1}"
-        f"{scope} {REFUSAL_TEXT}::after {{content: {_css_string(refused)}; font-size: 0.875rem; white-space: normal}}"
+        f"{scope} {REFUSAL_TEXT}::after {{content: {css_string(refused)}; font-size: 0.875rem; white-space: normal}}"
         "</style>"
     )
 

@@ -14,6 +14,8 @@ from vision.normalize.rows import Row, fit_rows, local_reference, row_spacings, 
 
 _SIDEWAYS_DEG = 8.0  # a box diagonal this far from the row's typical one is a tile turned sideways
 _ROW_TOLERANCE = 0.4  # a tile is on a row line when its centre is within this many tile sizes of it
+_ROW_REACH = 5.0  # tile sizes between neighbours along a row line past which it is two rows: further than
+# the hand reaches (ReadOptions.hand_distance), so a hand's row never breaks, while discards in line with it part
 _TOUCHING_PERCENTILE = 30
 _DEFAULT_WIDTH = 0.87  # one tile width in tile sizes (sqrt of the box area) for an upright 3:4 tile
 _SIDEWAYS_LENGTH = 1.33  # a sideways tile's length along the row in upright tile widths
@@ -62,7 +64,7 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = 
     for angle in row_directions(centers):
         frame = Frame(angle + (np.pi if turned else 0.0))
         xy = frame.to_frame(centers)
-        fits.append((frame, xy, fit_rows(xy, _ROW_TOLERANCE * size)))
+        fits.append((frame, xy, fit_rows(xy, _ROW_TOLERANCE * size, _ROW_REACH * size)))
     frame, xy, rows = max(fits, key=lambda fit: max(len(r.members) for r in fit[2]))
     rows.sort(key=lambda r: float(np.median(xy[list(r.members), 1])))
     aspect = box_aspect_angle(sizes)

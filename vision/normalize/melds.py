@@ -50,11 +50,17 @@ def _resolve_white(classes: list[int]) -> list[int]:
     return classes if best is None else best[1]
 
 
+def _whites_where_backs_lie(classes: list[int]) -> bool:
+    """Four tiles of one kind but for 白 where a concealed kong's backs lie (P 9s 9s P, 9s P P 9s): both backs
+    were read as blanks. Four 白 are a kong of 白, and 白 anywhere else is no kong."""
+    return WHITE in classes and len(set(classes) - {WHITE}) == 1 and BACK in _resolve_white(list(classes))
+
+
 def type_group(classes: list[int], face_up_kong: str, named_kind: int | None = None) -> MeldReading:
     """Type one group of tiles given in row order. ``named_kind`` is the user's kind for a four-back kong."""
     n = len(classes)
     label = " ".join(CLASS_NAMES[c] for c in classes)
-    if n == 4 and BACK in classes:
+    if n == 4 and (BACK in classes or _whites_where_backs_lie(classes)):
         return _concealed_kong(_resolve_white(list(classes)), named_kind, label)
     if BACK in classes:
         return MeldReading(None, tuple(classes), "face_down_outside_kong", f"{label}: face-down tiles only belong in a kong")

@@ -359,7 +359,9 @@ class _Reader:
             kind = kind_of(opts.win_tile_kind)
             matches = [m for m in pool if self.classes[m] == kind]
             if not matches:
-                used = (f"{TILE_NAMES[self.classes[win]]} was taken as the winning tile, as the layout shows it"
+                # the row's last tile can be a back here (a 白 read as one, not yet re-read): it has no tile name
+                taken = TILE_NAMES[self.classes[win]] if win is not None and self.classes[win] < N_KINDS else "a back"
+                used = (f"{taken} was taken as the winning tile, as the layout shows it"
                         if win is not None else "no winning tile was taken")
                 self.warn("win_tile_not_found",
                           f"the named winning tile {TILE_NAMES[kind]} is not among the concealed tiles: {used}",

@@ -2,7 +2,9 @@
 
 Perspective keeps a straight row straight but turns rows by different angles, so each row gets its own line:
 a RANSAC over tile pairs (every pair is a candidate, so the result is deterministic) picks the line with the most
-tiles near it, a least-squares refit settles it, its tiles leave the pool, and the next row is fitted.
+tiles near it, a least-squares refit settles it, its tiles leave the pool, and the next row is fitted. Given a
+``reach``, a line's tiles count as one row only while each lies within reach of the next along it: a row of melds
+and a row of discards further off, nearly parallel, were otherwise one slanted line through part of each.
 """
 
 from __future__ import annotations
@@ -34,14 +36,38 @@ def _distances(points: np.ndarray, slope: float, intercept: float) -> np.ndarray
     return np.abs(points[:, 1] - slope * points[:, 0] - intercept) / np.hypot(1.0, slope)
 
 
-def fit_rows(xy: np.ndarray, tolerance: np.ndarray) -> list[Row]:
+def _along(points: np.ndarray, slope: float) -> np.ndarray:
+    """Positions of the points along a line of ``slope``."""
+    return (points[:, 0] + slope * points[:, 1]) / np.hypot(1.0, slope)
+
+
+def _run_of(hits: np.ndarray, along: np.ndarray, reach: np.ndarray | None, within: np.ndarray | None = None):
+    """The tiles of ``hits`` (a mask) that form one run along the line: consecutive ones (by ``along``) no further
+    apart than their mean ``reach``. The longest run, or the one holding most of ``within`` (the previous inliers);
+    ``hits`` itself without a reach."""
+    if reach is None or hits.sum() < 2:
+        return hits
+    order = np.flatnonzero(hits)
+    order = order[np.argsort(along[order], kind="stable")]
+    apart = np.diff(along[order]) > (reach[order[1:]] + reach[order[:-1]]) / 2
+    runs = np.split(order, np.flatnonzero(apart) + 1)
+    key = (lambda run: (within[run].sum(), len(run))) if within is not None else len
+    run = max(runs, key=key)
+    out = np.zeros(len(hits), dtype=bool)
+    out[run] = True
+    return out
+
+
+def fit_rows(xy: np.ndarray, tolerance: np.ndarray, reach: np.ndarray | None = None) -> list[Row]:
     """Partition tiles (frame coordinates ``xy``) into rows, longest first; a tile is on a line when its centre is
-    within its ``tolerance`` (pixels) of it."""
+    within its ``tolerance`` (pixels) of it, and in its row while within ``reach`` (pixels) of its neighbour along
+    the line (no limit without one)."""
     remaining = np.arange(len(xy))
     rows: list[Row] = []
     while len(remaining):
         pts = xy[remaining]
         tol = tolerance[remaining]
+        near = None if reach is None else reach[remaining]
         inliers = np.zeros(len(remaining), dtype=bool)
         inliers[0] = True
         slope, intercept = 0.0, float(pts[0, 1])
@@ -59,10 +85,13 @@ def fit_rows(xy: np.ndarray, tolerance: np.ndarray) -> list[Row]:
                 hits = resid < tol[None, :]
                 score = hits.sum(axis=1) - np.where(hits, resid / tol[None, :], 0).sum(axis=1) * 1e-3
                 best = int(np.argmax(score))
+                if near is not None:
+                    best, hits = _best_run(score, hits, resid / tol[None, :], pts, slopes, near)
                 slope, intercept, inliers = float(slopes[best]), float(intercepts[best]), hits[best]
                 for _ in range(_REFITS):
                     slope, intercept = _line_through(pts[inliers])
                     refit = _distances(pts, slope, intercept) < tol
+                    refit = _run_of(refit, _along(pts, slope), near, within=inliers)
                     if refit.sum() < 2:
                         break
                     inliers = refit
@@ -71,6 +100,23 @@ def fit_rows(xy: np.ndarray, tolerance: np.ndarray) -> list[Row]:
         rows.append(Row(tuple(int(m) for m in members), slope, intercept))
         remaining = remaining[~inliers]
     return rows
+
+
+def _best_run(score: np.ndarray, hits: np.ndarray, off: np.ndarray, pts: np.ndarray, slopes: np.ndarray,
+              reach: np.ndarray) -> tuple[int, np.ndarray]:
+    """The candidate line whose longest run (``_run_of``) scores best, scored as ``fit_rows`` scores a line, and the
+    hits of each candidate looked at cut to that run. Candidates are looked at best score first: a run scores at most
+    its line's score, so the search stops at the first line that cannot win."""
+    hits = hits.copy()
+    best, best_score = -1, -np.inf
+    for c in np.argsort(-score, kind="stable"):
+        if score[c] <= best_score:
+            break
+        hits[c] = _run_of(hits[c], _along(pts, float(slopes[c])), reach)
+        run_score = hits[c].sum() - off[c, hits[c]].sum() * 1e-3
+        if run_score > best_score:
+            best, best_score = int(c), run_score
+    return best, hits
 
 
 def smooth_sizes(members: tuple[int, ...], xy: np.ndarray, size: np.ndarray, sideways: np.ndarray) -> np.ndarray:
