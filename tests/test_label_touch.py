@@ -4,7 +4,6 @@ real browser: tests/test_browser.py.)"""
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
@@ -12,11 +11,9 @@ pytest.importorskip("streamlit")
 from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from dataset_fixtures import photo  # noqa: E402
+from test_dataset_label_page import open_page  # noqa: E402
 from mjsnap.app import label_page  # noqa: E402
 from mjsnap.app.label_page import box_added_at, box_at, draw_boxes, nudged, tiles_region  # noqa: E402
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-
 
 def row(cls: str, x1: float, y1: float, x2: float, y2: float) -> dict:
     return {"cls": cls, "x1": x1, "y1": y1, "x2": x2, "y2": y2}
@@ -133,15 +130,7 @@ def page(tmp_path, monkeypatch) -> AppTest:
     folder = tmp_path / "photos"
     folder.mkdir()
     photo(1)[0].save(folder / "hand.jpg")
-    monkeypatch.setenv("MJSNAP_MODEL_DIR", str(tmp_path / "no-model"))  # start from empty boxes
-    monkeypatch.setenv("MJSNAP_LABELS_DIR", str(tmp_path / "labels"))
-    at = AppTest.from_file(APP, default_timeout=60)
-    at.run()
-    at.radio(key="lang").set_value("en").run()
-    at.radio(key="page").set_value("label").run()
-    at.text_input(key="lp_folder").set_value(str(folder)).run()
-    assert not at.exception, at.exception
-    return at
+    return open_page(tmp_path, monkeypatch, folder)
 
 
 def _rows(at: AppTest) -> list[dict]:
