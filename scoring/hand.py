@@ -188,6 +188,9 @@ class Context:
         if drawn and claimed:
             raise HandError(f"two ways of winning: {drawn[0]} is self-drawn, {claimed[0]} is won on another "
                             "player's tile", "bad_context")
+        if self.robbing_kong and self.earthly:  # no pung is out before the dealer's first discard, so no added kong
+            raise HandError("two ways of winning: 抢杠 (robbing_kong) is won on the tile another player adds to a "
+                            "pung, 地胡 (earthly) on the dealer's first discard", "bad_context")
 
     def _check_types(self) -> None:
         """JSON input can carry any type: a seat must be a whole number and a flag true or false (not "no")."""

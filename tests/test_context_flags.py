@@ -77,3 +77,10 @@ def test_a_partial_rule_sets_note_is_in_the_chosen_language(lang, line):
     out = CliRunner().invoke(app, ["score", "123m456m789s234s5s", "--win", "5s", "-r", "guiyang", "--lang", lang])
     assert out.exit_code == 0, out.output
     assert out.output.rstrip().splitlines()[-1] == line
+
+
+def test_robbing_a_kong_is_no_earthly_win():
+    """地胡 is won on the dealer's first discard, before anyone has a pung to add a robbed tile to."""
+    with pytest.raises(HandError, match="two ways of winning: 抢杠") as exc:
+        Context(winner=1, dealer=0, discarder=0, robbing_kong=True, earthly=True)
+    assert exc.value.code == "bad_context"
