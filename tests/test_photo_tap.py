@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mjsnap.app.draft import DraftTile
-from mjsnap.app.overlay import tile_at
+from mjsnap.app.score_page import tile_at
 
 
 def tile(box, place="hand") -> DraftTile:

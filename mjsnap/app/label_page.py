@@ -16,11 +16,11 @@ from statistics import median
 
 import streamlit as st
 from PIL import Image, ImageDraw, ImageFont
-from streamlit_image_coordinates import streamlit_image_coordinates
 
 from mjsnap.app import corrections, recognize
 from mjsnap.app.editor import tile_buttons
 from mjsnap.app.i18n import SPLIT_NAMES, label_problem, pick, tile_name, tr
+from mjsnap.app.taps import smallest_box_at, tappable_photo
 from mjsnap.dataset.importers import dataset_name, unique_name
 from mjsnap.labels import LabelBox, LabelDataset, LabelError
 from scoring.tiles import BACK, CLASS_NAMES
@@ -113,11 +113,8 @@ def _corners(row: dict) -> tuple[float, float, float, float] | None:
 
 
 def box_at(rows: list[dict], x: float, y: float) -> int | None:
-    """The box a tap at (x, y) (photo pixels) means: the smallest box holding the point (a tile's box inside a
-    larger stray one), else None."""
-    holding = [((b[2] - b[0]) * (b[3] - b[1]), i) for i, b in enumerate(map(_corners, rows))
-               if b and b[0] <= x <= b[2] and b[1] <= y <= b[3]]
-    return min(holding)[1] if holding else None
+    """The box a tap at (x, y) (photo pixels) means (a row whose numbers are being typed is no box to tap)."""
+    return smallest_box_at(map(_corners, rows), x, y)
 
 
 def box_added_at(rows: list[dict], x: float, y: float, width: int, height: int) -> dict:
@@ -225,14 +222,8 @@ def _add_box(name: str, width: int, height: int, x: float | None = None, y: floa
     lp["box"][name] = len(lp["rows"][name]) - 1  # the new box is the one to set a class for
 
 
-def _tap(name: str, width: int, height: int, region: tuple[int, int, int, int], key: str) -> None:
-    """A tap on the picture of the photo's ``region``: pick the box under it, or add one there. The component gives
-    the tap in the pixels of the picture as shown, with that picture's shown size."""
-    tap = st.session_state.get(key)
-    if not tap or not tap.get("width") or not tap.get("height"):
-        return
-    left, top, right, bottom = region
-    x, y = left + tap["x"] * (right - left) / tap["width"], top + tap["y"] * (bottom - top) / tap["height"]
+def _tap(name: str, width: int, height: int, x: float, y: float) -> None:
+    """A tap on the photo at (x, y): pick the box under it, or add one there."""
     picked = box_at(_state()["rows"][name], x, y)
     if picked is None:
         _add_box(name, width, height, x, y)
@@ -329,11 +320,9 @@ def show(t, lang: str) -> None:
         whole = st.toggle(t("lp_whole_photo"), key="lp_whole_photo")
         st.caption(t("lp_tap_help"))
     region = (0, 0, image.width, image.height) if whole else tiles_region(rows, image.width, image.height)
-    tap_key = f"lp_tap_{name}"
     with picture:
-        streamlit_image_coordinates(draw_boxes(image, rows, selected, region), width="stretch", key=tap_key,
-                                    image_format="JPEG", jpeg_quality=90,
-                                    on_click=partial(_tap, name, image.width, image.height, region, tap_key))
+        tappable_photo(draw_boxes(image, rows, selected, region), f"lp_tap_{name}", region,
+                       partial(_tap, name, image.width, image.height))
     _box_controls(t, lang, name, image, selected, controls)
     with st.container(horizontal=True):
         st.button(t("lp_done"), key="lp_done", type="primary", on_click=_save,

@@ -42,14 +42,6 @@ def is_low_confidence(tile: DraftTile, threshold: float = LOW_CONFIDENCE) -> boo
     return tile.conf is not None and tile.conf < threshold and tile.kind == tile.detected
 
 
-def tile_at(tiles: Sequence[DraftTile], x: float, y: float) -> int | None:
-    """The tile a tap at (x, y) (original-photo pixels) means: the smallest box holding the point among the tiles
-    drawn (a tile's box inside a larger stray one), else None."""
-    holding = [((b[2] - b[0]) * (b[3] - b[1]), i) for i, tile in enumerate(tiles)
-               if (b := tile.box) is not None and tile.place != "deleted" and b[0] <= x <= b[2] and b[1] <= y <= b[3]]
-    return min(holding)[1] if holding else None
-
-
 @dataclass(frozen=True)
 class LabelStyle:
     """The label font for one drawing width, and the labels' padding (display pixels)."""

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from functools import partial
-
 import streamlit as st
-from streamlit_image_coordinates import streamlit_image_coordinates
 
 from mjsnap.app import context_form, editor, hand_view, photo_input, result_view, state
-from mjsnap.app.draft import MeldProblem, from_read
-from mjsnap.app.overlay import draw_detections, tile_at
+from mjsnap.app.draft import DraftTile, MeldProblem, from_read
+from mjsnap.app.overlay import draw_detections
+from mjsnap.app.taps import smallest_box_at, tappable_photo
 from mjsnap.app.wins import ScoredWin
 from mjsnap.i18n_catalogue import explain
 from scoring.hand import HandError
@@ -45,21 +43,21 @@ def _photo_panel(t) -> None:
     image = draw_detections(reading.pixels, reading.to_original, draft.tiles)
     shown = sum(tile.box is not None and tile.place != "deleted" for tile in draft.tiles)
     # the column's width (358 CSS px on a 390 px phone): overlay.py sizes its labels for it
-    streamlit_image_coordinates(image, width="stretch", key="photo-tap", image_format="JPEG", jpeg_quality=90,
-                                on_click=partial(_photo_tapped, (reading.width, reading.height)))
+    tappable_photo(image, "photo-tap", (0, 0, reading.width, reading.height), _photo_tapped)
     st.caption(t("photo_caption", n=shown))
     st.caption(timings_caption(t, reading))
     if "no_tiles" in reading.read.warning_codes:  # said here: the page below only finds a hand of 0 tiles too short
         st.warning(t("photo_no_tiles"))
 
 
-def _photo_tapped(size: tuple[int, int]) -> None:
-    """A tap on the photo (``size``: the original photo's, in whose pixels the boxes are) opens the fix panel of
-    the tile under it, as a tap on its picture in the hand does."""
-    tap = st.session_state.get("photo-tap")
-    if not tap or not tap.get("width") or not tap.get("height"):
-        return
-    index = tile_at(state.draft().tiles, tap["x"] * size[0] / tap["width"], tap["y"] * size[1] / tap["height"])
+def tile_at(tiles: list[DraftTile], x: float, y: float) -> int | None:
+    """The tile a tap at (x, y) (original-photo pixels) means, among the tiles drawn on the photo."""
+    return smallest_box_at((tile.box if tile.place != "deleted" else None for tile in tiles), x, y)
+
+
+def _photo_tapped(x: float, y: float) -> None:
+    """A tap on the photo opens the fix panel of the tile under it, as a tap on its picture in the hand does."""
+    index = tile_at(state.draft().tiles, x, y)
     if index is not None:
         st.session_state.selected = index
 
