@@ -27,7 +27,6 @@ CARD_BY_CODE = {card.code: card for card in ALL_CARDS}
 NO_WIN = -1
 
 
-
 def card_label(code: str) -> str:
     card = CARD_BY_CODE[code]
     return f"{'🔴' if card.red else '⚫'} {card.zh} · {code}"

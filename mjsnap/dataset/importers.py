@@ -354,8 +354,13 @@ def dataset_name(source: str) -> str:
     stem = Path(_url_file_name(source)).stem
     upload = _LABEL_STUDIO_UPLOAD.match(stem)
     stem = upload.group(1) if upload else stem
-    name = re.sub(r"[^A-Za-z0-9_.-]", "_", stem).replace("..", "_").lstrip("._-")[:NAME_MAX_LENGTH]
+    name = _name_characters(stem).lstrip("._-")[:NAME_MAX_LENGTH]
     return name or "photo"
+
+
+def _name_characters(text: str) -> str:
+    """``text`` in the characters a photo's name may hold: others become '_', and '..' too."""
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", text).replace("..", "_")
 
 
 def unique_name(base: str, used: set[str]) -> str:
@@ -373,7 +378,7 @@ def unique_name(base: str, used: set[str]) -> str:
 def name_prefix(prefix: str) -> str:
     """``--prefix`` as the start of a photo's name (other characters become '_', as in the names themselves);
     LabelError when no name could start with it, raised before anything is imported."""
-    part = re.sub(r"[^A-Za-z0-9_.-]", "_", prefix).replace("..", "_")
+    part = _name_characters(prefix)
     if part and not part[0].isalnum():
         raise LabelError(f"--prefix {prefix!r}: a photo's name must start with a letter or digit", "bad_label_name")
     return part
