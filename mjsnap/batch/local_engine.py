@@ -14,6 +14,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -37,6 +38,22 @@ def _exit_when_orphaned(parent_pid: int) -> None:
     while os.getppid() == parent_pid:
         time.sleep(0.5)
     os._exit(1)
+
+
+@contextmanager
+def _spawned_without_ctrl_c() -> Iterator[None]:
+    """Workers start (the pool spawns them in ``submit``) with SIGINT ignored, a disposition that exec keeps and that
+    makes Python install no KeyboardInterrupt handler: a Ctrl-C while a worker is still importing printed part of
+    its traceback. Ctrl-C is the parent's to handle; one pressed in the milliseconds of a spawn is lost, the next
+    stops the batch. (multiprocessing's resource tracker is started the same way.)"""
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _init_worker(spec: str, config: ScorerConfig, parent_pid: int, threads: int) -> None:
@@ -101,7 +118,8 @@ def score_in_processes(
                             exhausted = True
                             break
                     try:
-                        in_flight[pool.submit(_score_in_worker, task)] = task
+                        with _spawned_without_ctrl_c():
+                            in_flight[pool.submit(_score_in_worker, task)] = task
                     except BrokenProcessPool:
                         (suspects if isolating else unsent).appendleft(task)
                         pool_broke = True

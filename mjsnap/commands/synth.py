@@ -52,12 +52,18 @@ def synth(
         raise typer.Exit(2) from None
     console.print(f"synth: {n} photos -> {out} (seed {seed}, layout {layout}, art sets: {'yes' if tileart else 'no'})")
     start = time.perf_counter()
-    tiles = 0
-    for done, photo in enumerate(write_dataset(out, n, seed, val_fraction, workers, options), start=1):
-        tiles += photo.tiles
-        if done % 100 == 0 or done == n:
-            rate = done / (time.perf_counter() - start)
-            console.print(f"  {done}/{n} photos, {tiles} tiles, {rate:.1f} photos/s", highlight=False)
+    tiles = done = 0
+    try:
+        for done, photo in enumerate(write_dataset(out, n, seed, val_fraction, workers, options), start=1):
+            tiles += photo.tiles
+            if done % 100 == 0 or done == n:
+                rate = done / (time.perf_counter() - start)
+                console.print(f"  {done}/{n} photos, {tiles} tiles, {rate:.1f} photos/s", highlight=False)
+    except KeyboardInterrupt:
+        # Photos are drawn from the seed alone, so the same command writes the same set again
+        console.print(f"interrupted after {done} of {n} photos in {out}; the same command (same --seed) writes "
+                      "the same photos again", highlight=False, soft_wrap=True)
+        raise typer.Exit(130) from None
     console.print(f"done in {time.perf_counter() - start:.1f} s: {out / 'data.yaml'}")
 
 

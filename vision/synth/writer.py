@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -98,6 +99,15 @@ def _init_worker() -> None:
     cv2.setNumThreads(1)
 
 
+def _init_pool_worker() -> None:
+    # Stopping is the parent's to handle. A forked worker kept `mjsnap`'s SIGTERM handler (which raises
+    # KeyboardInterrupt) and the KeyboardInterrupt of Ctrl-C, so the pool's own SIGTERM at its end, and any Ctrl-C,
+    # printed a traceback from every worker; with SIGTERM's default they end quietly.
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _init_worker()
+
+
 def _job(args: tuple) -> WrittenPhoto:
     return write_photo(*args)
 
@@ -122,5 +132,5 @@ def write_dataset(out: Path, n: int, seed: int, val_fraction: float = 0.1, worke
             yield _job(job)
         return
     os.environ.setdefault("OMP_NUM_THREADS", "1")
-    with get_context("fork").Pool(workers, initializer=_init_worker) as pool:
+    with get_context("fork").Pool(workers, initializer=_init_pool_worker) as pool:
         yield from pool.imap(_job, jobs, chunksize=4)
