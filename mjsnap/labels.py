@@ -215,10 +215,18 @@ class LabelDataset:
 
     def ensure(self) -> None:
         """Create the folders and data.yaml; an existing data.yaml must list the same 36 classes in order."""
+        self.check_class_names()  # first: a folder of another class list is refused with nothing made in it
         self.root.mkdir(parents=True, exist_ok=True)
         for kind in ("images", "labels"):
             for split in SPLITS:
                 self._inside(self.root / kind / split).mkdir(parents=True, exist_ok=True)
+        yaml_path = self._inside(self.root / DATA_YAML)
+        if not yaml_path.exists():
+            write_atomic(yaml_path, data_yaml_text().encode("utf-8"))
+
+    def check_class_names(self) -> None:
+        """LabelError when the folder's data.yaml lists other classes than mjsnap's 36, in order (none: nothing to
+        check)."""
         yaml_path = self._inside(self.root / DATA_YAML)
         if yaml_path.exists():
             names = read_class_names(yaml_path.read_text(encoding="utf-8"))
@@ -228,8 +236,6 @@ class LabelDataset:
                     "save corrections into another folder",
                     "other_class_names",
                 )
-        else:
-            write_atomic(yaml_path, data_yaml_text().encode("utf-8"))
 
     def image_path(self, name: str, split: str) -> Path:
         return self._inside(self.root / "images" / self._split(split) / f"{safe_name(name)}{IMAGE_SUFFIX}")

@@ -316,7 +316,8 @@ class Hand:
         for key in ("hand",):
             if key not in case:
                 raise HandError(f"case is missing {key!r}", "bad_case")
-        return cls.parse(case["hand"], case.get("melds") or [], case.get("win_tile"), case.get("context") or {})
+        # passed as given (parse takes null for none): `or` would let a [] context or a 0 melds pass as none
+        return cls.parse(case["hand"], case.get("melds"), case.get("win_tile"), case.get("context"))
 
     def to_dict(self) -> dict[str, Any]:
         return {

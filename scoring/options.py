@@ -44,7 +44,7 @@ import difflib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError
 
 from scoring.rules.guiyang_options import GuiyangOptions
 
@@ -118,7 +118,8 @@ class WeinanOptions(_Section):
         description="[A15] 杠后点胡: the winner does not pay for the discarder's kong (对胡牌的玩家来说杠不算), "
         "or every other player pays it as usual",
     )
-    table_overrides: dict[str, int] = Field(
+    # a printed total is a win's fan: 0 or less would make the winner pay
+    table_overrides: dict[str, PositiveInt] = Field(
         default_factory=lambda: {"大对子+天胡": 9},
         description="fan totals printed in the 组合牌型 table that the additive rule does not give; key = the "
         "item names joined by '+' in any order. Default: row 4 天胡大对 = 9 (the sum is 8)",

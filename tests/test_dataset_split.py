@@ -116,5 +116,6 @@ def test_label_split_names_a_photo_it_cannot_read_and_moves_nothing(tmp_path, dr
     files = sorted(path for path in root.rglob("*") if path.is_file())
     result = runner.invoke(app, ["label", "split", str(root), "--val-fraction", "0.34"] + ["--dry-run"] * dry_run)
     assert result.exit_code == 2, result.output
-    assert result.stderr.splitlines() == [f"error: cannot identify image file '{root / 'images' / 'train' / 'p3.jpg'}'"]
+    photo = root / "images" / "train" / "p3.jpg"
+    assert result.stderr.splitlines() == [f"error: {photo}: not a readable image (expected JPEG, PNG, WebP or HEIC)"]
     assert sorted(path for path in root.rglob("*") if path.is_file()) == files

@@ -172,7 +172,8 @@ def test_crops_are_cut_into_out_beside_what_it_holds(boards, tmp_path):
     [
         ("one", "crops", "mjsnap train-two-stage crops: crop split 'train' has no crops of 35_flower: add a source that has "
                          "them (or, for crops to merge with others that have them, --allow-missing-classes)"),
-        ("unreadable", "crops", "mjsnap train-two-stage crops: cannot identify image file '{tmp}/unreadable/images/train/b0.png'"),
+        ("unreadable", "crops", "mjsnap train-two-stage crops: {tmp}/unreadable/images/train/b0.png: not a readable image "
+                                "(expected JPEG, PNG, WebP or HEIC)"),
         ("broken.yaml", "crops", "mjsnap train-two-stage crops: {tmp}/broken.yaml: not a dataset config: it does not read "
                                  "as YAML (YAML error at line 2)"),
         ("one/images", "crops", "mjsnap train-two-stage crops: {tmp}/one/images is not a dataset folder: it has no data.yaml"),

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
 from pydantic import BaseModel
 
 from scoring.tiles import CLASS_NAMES
-from vision.imageio import DATASET_SUFFIXES, upright
+from vision.imageio import DATASET_SUFFIXES, ImageReadError, opened_photo, upright
 
 MATCH_IOU = 0.5
 MAP_IOUS = np.linspace(0.5, 0.95, 10)
@@ -62,21 +61,36 @@ def load_labelled_folder(folder: Path, limit: int | None = None) -> list[Labelle
     out = []
     for path in images[:limit]:
         try:
-            with Image.open(path) as im:
+            with opened_photo(path) as im:
                 width, height = upright(im).size
-        except OSError:  # PIL's UnidentifiedImageError: a damaged file, or no photo at all
+        except ImageReadError:  # a damaged file, no photo at all, or a decompression bomb
             raise ValueError(f"{path} is not a readable photo") from None
-        label = label_path_for(path)
-        try:
-            rows = np.loadtxt(label, ndmin=2) if label.is_file() and label.stat().st_size else np.zeros((0, 5))
-        except ValueError as exc:  # numpy's message does not name the file
-            raise ValueError(f"{label}: not YOLO box labels ('class xc yc w h' lines): {exc}") from None
-        if rows.shape[1] < 5:
-            raise ValueError(f"{label}: not YOLO box labels ('class xc yc w h' lines): {rows.shape[1]} columns")
+        rows = yolo_rows(label_path_for(path))
         cls = rows[:, 0].astype(np.int64)
         cx, cy, w, h = rows[:, 1] * width, rows[:, 2] * height, rows[:, 3] * width, rows[:, 4] * height
         out.append(LabelledImage(path, np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1), cls))
     return out
+
+
+def yolo_rows(label: Path) -> np.ndarray:
+    """The (n, 5+) rows 'class xc yc w h' of a YOLO label file, none for a missing or empty one. ValueError names the
+    file when they are no such labels: a class that is none of CLASS_NAMES, or a number that is not finite, would
+    reach the metrics and crops as an index error or NaN boxes."""
+    what = f"{label}: not YOLO box labels ('class xc yc w h' lines)"
+    try:
+        rows = np.loadtxt(label, ndmin=2) if label.is_file() and label.stat().st_size else np.zeros((0, 5))
+    except ValueError as exc:  # numpy's message does not name the file
+        raise ValueError(f"{what}: {exc}") from None
+    if rows.shape[1] < 5:
+        raise ValueError(f"{what}: {rows.shape[1]} columns")
+    if not np.isfinite(rows).all():
+        raise ValueError(f"{what}: {rows[~np.isfinite(rows)][0]} is not a number a box can have")
+    classes = rows[:, 0]
+    unknown = (classes != np.round(classes)) | (classes < 0) | (classes >= len(CLASS_NAMES))
+    if unknown.any():
+        raise ValueError(f"{label}: class {classes[unknown][0]:g} is none of the {len(CLASS_NAMES)} classes "
+                         f"(0-{len(CLASS_NAMES) - 1})")
+    return rows
 
 
 def box_iou(a: np.ndarray, b: np.ndarray) -> np.ndarray:

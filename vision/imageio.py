@@ -14,6 +14,7 @@ import stat
 import sys
 import unicodedata
 import warnings
+from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from pathlib import Path
@@ -318,6 +319,16 @@ def read_image(source: ImageSource, max_side: int | None = WORKING_MAX_SIDE) -> 
     turned = drafted[0] != drafted[1] and upright_size == (drafted[1], drafted[0])
     width, height = (stored_h, stored_w) if turned else (stored_w, stored_h)
     return LoadedImage(_reduce(rgb, max_side), width, height)
+
+
+@contextmanager
+def opened_photo(source: ImageSource) -> Iterator[Image.Image]:
+    """The photo opened by Pillow, for code that works on Pillow's image itself (a dataset's sizes, hashes and
+    crops). What reading it raises, at the open or in the block (no photo, a decompression bomb, truncated data),
+    is one ImageReadError naming the file, as read_image says it: keep only the reading in the block."""
+    image = _open(source)
+    with image, _decoding(_name(source)), _pillow_quiet():
+        yield image
 
 
 def load_image(source: ImageSource) -> np.ndarray:

@@ -135,7 +135,16 @@ def digests(model_dir: Path) -> tuple[str, str]:
 
 
 def read_meta(model_dir: Path) -> dict:
-    return json.loads((Path(model_dir) / "meta.json").read_text(encoding="utf-8"))
+    """A model's meta.json as a dict; RegistryError names one that is not a JSON object (damaged, edited by hand)."""
+    path = Path(model_dir) / "meta.json"
+    try:
+        meta = json.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:  # not JSON, or not UTF-8
+        raise RegistryError(f"{path} is not JSON ({exc}); nothing was changed") from None
+    if not isinstance(meta, dict):
+        raise RegistryError(f"{path}: a model's meta.json is a JSON object, not {type(meta).__name__}; nothing was "
+                            "changed")
+    return meta
 
 
 def recover(models_dir: Path) -> None:

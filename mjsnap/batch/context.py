@@ -14,10 +14,10 @@ duplicate only when its context is the same.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
+from mjsnap import jsontext
 from mjsnap.commands import photo_options
 from scoring.hand import N_SEATS, Context, HandError
 
@@ -48,7 +48,7 @@ def sidecar_for(photo: Path) -> Path | None:
 def read_sidecar(path: Path) -> dict[str, Any]:
     """The context overrides a sidecar holds; ContextError (code ``bad_sidecar``) when it is unusable."""
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = jsontext.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise ContextError(f"sidecar {path.name}: not readable JSON ({exc})", "bad_sidecar") from exc
     if isinstance(data, dict) and isinstance(data.get("context"), dict):  # golden.json's wrapping; the rest beside

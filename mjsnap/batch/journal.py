@@ -6,7 +6,6 @@ record is whole and only its newline is missing) so the file stays valid JSONL a
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -32,12 +31,13 @@ class TailRepair:
         return self.dropped_bytes > 0 or self.completed_line
 
 
-def _is_record(line: bytes) -> bool:
-    try:
-        value = json.loads(line)
-    except ValueError:
-        return False
-    return isinstance(value, dict) and "path" in value and "status" in value
+def _is_record(value: Any) -> bool:
+    """A photo record's shape, as far as a resume plans by it: its path and status, as text."""
+    return isinstance(value, dict) and isinstance(value.get("path"), str) and isinstance(value.get("status"), str)
+
+
+def _parsed(line: bytes) -> Any:
+    return jsontext.loads(line.decode("utf-8"))  # UTF-8, as written: json would guess UTF-16 from stray bytes
 
 
 def repair_tail(path: Path) -> TailRepair:
@@ -50,7 +50,11 @@ def repair_tail(path: Path) -> TailRepair:
     start = data.rfind(b"\n") + 1
     tail = data[start:]
     with path.open("r+b") as handle:
-        if _is_record(tail):
+        try:
+            whole = _is_record(_parsed(tail))
+        except ValueError:
+            whole = False
+        if whole:
             handle.seek(0, os.SEEK_END)
             handle.write(b"\n")
             repair = TailRepair(completed_line=True)
@@ -71,12 +75,12 @@ def iter_records(path: Path) -> Iterator[dict[str, Any]]:
             if not line.strip():
                 continue
             try:
-                record = json.loads(line)
+                record = _parsed(line)
             except ValueError as exc:
                 if not line.endswith(b"\n"):  # no newline after it: the torn write of a killed run
                     continue
                 raise JournalError(f"{path}, line {number}: not a JSON record ({exc})") from exc
-            if not isinstance(record, dict) or "path" not in record:
+            if not _is_record(record):  # another file given as --out: refused, not planned by (a path 5 crashed)
                 raise JournalError(f"{path}, line {number}: not a photo record")
             yield record
 

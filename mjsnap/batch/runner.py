@@ -181,11 +181,11 @@ def _load_earlier(settings: BatchSettings, stats: RunStats) -> list[dict[str, An
     if not out.exists() or out.stat().st_size == 0:
         return []
     if settings.overwrite:
-        out.unlink()
-        return []
+        return []  # removed by _run once the run surely starts: a refusal until then keeps the old results
     if not settings.resume:
         raise BatchError(f"{out} already exists: pass --resume to continue it, or --overwrite to start over")
-    stats.tail_repair = repair_tail(out)
+    # read (a torn last line skipped) and checked before the tail is cut: a file that is no results file, given as
+    # --out by mistake, is refused whole, not first cut short by a line
     earlier = [{key: r[key] for key in PLANNING_FIELDS if key in r} for r in iter_records(out)]  # one at a time
     other = sorted({r.get("ruleset") for r in earlier} - {settings.ruleset})
     if other:
@@ -193,18 +193,29 @@ def _load_earlier(settings: BatchSettings, stats: RunStats) -> list[dict[str, An
             f"{out} holds records scored with --rules {', '.join(map(str, other))}; resume it with the same "
             f"rules, or write --rules {settings.ruleset} to another --out"
         )
+    stats.tail_repair = repair_tail(out)
     return earlier
 
 
-def _engine(settings: BatchSettings, tasks: Iterator[PhotoTask]) -> Iterator[dict[str, Any]]:
+def _engine(settings: BatchSettings, tasks: Iterator[PhotoTask], to_score: int) -> Iterator[dict[str, Any]]:
     config = settings.scorer_config()
     if settings.engine == "ray":
         from mjsnap.batch.ray_engine import score_on_ray
 
-        return score_on_ray(tasks, settings.scorer, config, settings.workers, settings.ship_bytes)
+        workers = settings.workers and _pool_size(settings.workers, to_score)  # None: one actor per cluster CPU
+        return score_on_ray(tasks, settings.scorer, config, workers, settings.ship_bytes)
     from mjsnap.batch.local_engine import score_locally
 
-    return score_locally(tasks, settings.scorer, config, settings.workers or os.cpu_count() or 1)
+    workers = _pool_size(settings.workers or os.cpu_count() or 1, to_score)
+    return score_locally(tasks, settings.scorer, config, workers)
+
+
+def _pool_size(asked: int, to_score: int) -> int:
+    """The workers asked for, but no more than there are photos to score: each extra one would only start and load
+    the model (Ray starts every actor at once), and a number past the OS's limits (--workers 1000000000000) failed
+    to make the pool at all. Never one where more were asked: one scores in this process, where a photo that
+    crashes its decoder is not survived."""
+    return asked if asked <= 1 else max(2, min(asked, to_score))
 
 
 def run_batch(settings: BatchSettings, on_start: Callable[[int, int, int], None] | None = None,
@@ -236,6 +247,8 @@ def _run(settings: BatchSettings, on_start: Callable[[int, int, int], None] | No
         from mjsnap.batch.ray_engine import connect
 
         connect(settings.ray_address)
+    if settings.overwrite:
+        settings.out.unlink(missing_ok=True)
     with JournalWriter(settings.out) as journal:
         def write(record: dict[str, Any]) -> None:
             journal.append(record)
@@ -250,7 +263,7 @@ def _run(settings: BatchSettings, on_start: Callable[[int, int, int], None] | No
             on_start(len(photos), stats.already_recorded,
                      sum(planner.latest[str(p)]["status"] == "error" for p in done))
         engine_started = time.perf_counter()
-        for record in _engine(settings, planner.tasks(photos)):
+        for record in _engine(settings, planner.tasks(photos), len(photos) - len(done)):
             write(record)
             stats.scored_by_engine += 1
         stats.seconds = time.perf_counter() - engine_started

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from mjsnap.commands.number_options import finite
 from mjsnap.commands.output_paths import require_output_dir, require_output_file
 
 label_app = typer.Typer(help="Tile label datasets: import from labelling tools, export, split by photo session.",
@@ -54,6 +55,7 @@ def label_export(
     """Export a dataset as Label Studio JSON tasks or an Ultralytics YOLO zip (CVAT imports it)."""
     from mjsnap.dataset.exporters import export_labelstudio_json, export_yolo_zip, labelstudio_config_path
     from mjsnap.labels import LabelError
+    from vision.imageio import ImageReadError
 
     if not (dataset / "data.yaml").is_file():
         typer.echo(f"error: {dataset} is not a dataset folder (no data.yaml)", err=True)
@@ -76,7 +78,7 @@ def label_export(
             count = export_yolo_zip(dataset, out)
         else:
             raise typer.BadParameter(f"{fmt!r} is not labelstudio-json or yolo-zip", param_hint="--format")
-    except (LabelError, OSError) as exc:  # a bad label file, a photo that is missing or cannot be read
+    except (LabelError, OSError, ImageReadError) as exc:  # a bad label file, a photo missing or not readable
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     typer.echo(f"{count} photos written to {out}")
@@ -91,7 +93,7 @@ def _dataset_file(dataset: Path, path: Path) -> bool:
 @label_app.command("split")
 def label_split(
     dataset: Path = typer.Argument(..., help="an mjsnap dataset folder"),
-    val_fraction: float = typer.Option(0.2, min=0.0, max=0.95, help="share of the photos for val"),
+    val_fraction: float = typer.Option(0.2, min=0.0, max=0.95, callback=finite, help="share of the photos for val"),
     seed: int = typer.Option(0, help="another seed gives another (still session-clean) split"),
     max_distance: int = typer.Option(10, min=0, max=64, help="hash bits within which two photos are one session"),
     dry_run: bool = typer.Option(False, help="only say what would move"),
@@ -99,10 +101,11 @@ def label_split(
     """Re-split train/val so near-duplicate photos (one session) never sit on both sides."""
     from mjsnap.dataset.split import split_dataset
     from mjsnap.labels import LabelError
+    from vision.imageio import ImageReadError
 
     try:
         report = split_dataset(dataset, val_fraction, seed, max_distance, dry_run)
-    except (LabelError, OSError) as exc:  # OSError: a photo that cannot be read, found before anything moves
+    except (LabelError, OSError, ImageReadError) as exc:  # a photo that cannot be read: found before anything moves
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from None
     verb = "would move" if dry_run else "moved"
@@ -119,7 +122,8 @@ def compare(
     data: Path = typer.Option(..., help="dataset folder or datasets/*.yaml config; both models run on its split"),
     current: Path = typer.Option(None, help="the model to compare with (default models/current)"),
     split: str = typer.Option("val", help="which split of --data to measure on"),
-    conf: float = typer.Option(0.25, min=0.0, max=1.0, help="operating confidence for recall and confusions"),
+    conf: float = typer.Option(0.25, min=0.0, max=1.0, callback=finite,
+                              help="operating confidence for recall and confusions"),
     backend: str = typer.Option("auto", help="one backend both models have (auto: the fastest)"),
     limit: int = typer.Option(None, min=1, help="only the first N images of each folder"),
     plot: Path = typer.Option(None, help="write the comparison plot (PNG) here"),
@@ -144,7 +148,7 @@ def run_comparison(candidate: Path, data: Path, current: Path | None, *, split: 
     require_output_file("--plot", plot)
     require_output_file("--json-out", json_out)
     current = current or MODELS_DIR / "current"
-    if not current.exists():  # the detector would say "pass --model DIR", which names the wrong option here
+    if not current.is_dir():  # the detector would say "pass --model DIR", which names the wrong option here
         typer.echo(f"error: {current}: no such model directory to compare with", err=True)
         raise typer.Exit(2)
     with tempfile.TemporaryDirectory(prefix="mjsnap-candidate-") as tmp:
@@ -179,9 +183,11 @@ def promote(
     candidate: Path = typer.Argument(..., help="a model directory or a training checkpoint (RUN/weights/best.pt)"),
     data: Path = typer.Option(..., help="validation data both models are measured on (dataset folder or config)"),
     metric: str = typer.Option("map50", help="map50, map50_95, tile_accuracy, exact_match or tile_errors"),
-    min_gain: float = typer.Option(0.0, min=0.0, help="the candidate must beat the current model by more than this"),
+    min_gain: float = typer.Option(0.0, min=0.0, callback=finite,
+                                   help="the candidate must beat the current model by more than this"),
     split: str = typer.Option("val", help="which split of --data to measure on"),
-    conf: float = typer.Option(0.25, min=0.0, max=1.0, help="operating confidence for the tile metrics, recall and confusions"),
+    conf: float = typer.Option(0.25, min=0.0, max=1.0, callback=finite,
+                              help="operating confidence for the tile metrics, recall and confusions"),
     backend: str = typer.Option("auto", help="one backend both models have (auto: the fastest)"),
     version: str = typer.Option(None, help="version id of the new model (default: from its meta.json / run name)"),
     models_dir: Path = typer.Option(None, help="models folder (default models/)"),

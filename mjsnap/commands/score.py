@@ -14,7 +14,6 @@ why and exits 1. A photo takes the reading options of `mjsnap read` (mjsnap.comm
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from typing import Any, NoReturn
@@ -281,8 +280,8 @@ def _score_json_in(source: str, options) -> None:
     except UnicodeDecodeError:
         _fail(f"{source} is not UTF-8 text (JSON cases are UTF-8)")
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
+        data = jsontext.loads(text)
+    except ValueError as exc:
         _fail(f"{source} is not JSON: {exc}")
     if isinstance(data, dict) and "cases" in data:
         data = data["cases"]

@@ -8,17 +8,21 @@ from pathlib import Path
 
 import typer
 
+from mjsnap.commands.number_options import finite
+
 
 def synth(
     n: int = typer.Option(..., "--n", min=1, help="number of photos"),
     out: Path = typer.Option(..., "--out", help="output folder (created; files of the same names are replaced)"),
     seed: int = typer.Option(0, "--seed", min=0, help="photo i of seed S is always the same"),
-    val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.99, help="share written to val"),
+    val_fraction: float = typer.Option(0.1, "--val-fraction", min=0.0, max=0.99, callback=finite,
+                                       help="share written to val"),
     workers: int = typer.Option(1, "--workers", min=1, help="worker processes"),
     imgsz_min: int | None = typer.Option(None, "--imgsz-min", min=64,
                                          help="smallest long side of a photo (default: 640, or --imgsz-max if less)"),
     imgsz_max: int = typer.Option(1280, "--imgsz-max", min=64, help="largest long side of a photo"),
-    max_tilt: float = typer.Option(50.0, "--max-tilt", min=0.0, max=70.0, help="largest camera tilt, degrees"),
+    max_tilt: float = typer.Option(50.0, "--max-tilt", min=0.0, max=70.0, callback=finite,
+                                   help="largest camera tilt, degrees"),
     no_art: bool = typer.Option(False, "--no-art", help="only our own drawn faces, even when ../shared exists"),
     layout: str = typer.Option("any", "--layout",
                                help="any (spacing as loose as real photos) or conventional (every hand laid out as "

@@ -7,6 +7,7 @@ from typing import NoReturn
 
 import typer
 
+from mjsnap.commands.number_options import finite, positive
 from mjsnap.commands.output_paths import require_output_dir, require_output_file
 
 PRETRAINED_MAHJONG_DETECTOR = "mahjong-detector"
@@ -49,12 +50,15 @@ def train(
     name: str = typer.Option("run", help="run folder name under --project"),
     project: Path = typer.Option(None, help="runs folder (default work/runs)"),
     optimizer: str = typer.Option("AdamW", help="AdamW, SGD, ... (auto would ignore --lr0)"),
-    lr0: float = typer.Option(0.001, help="initial learning rate"),
-    warmup_epochs: float = typer.Option(1.0, help="epochs over which the learning rate rises to --lr0"),
-    close_mosaic: int = typer.Option(2, help="last epochs without mosaic"),
-    fraction: float = typer.Option(1.0, min=0.0, max=1.0, help="fraction of the training images to use"),
+    lr0: float = typer.Option(0.001, callback=positive, help="initial learning rate"),
+    warmup_epochs: float = typer.Option(1.0, min=0.0, callback=finite,
+                                        help="epochs over which the learning rate rises to --lr0"),
+    close_mosaic: int = typer.Option(2, min=0, help="last epochs without mosaic"),
+    fraction: float = typer.Option(1.0, min=0.0, max=1.0, callback=finite,
+                                   help="fraction of the training images to use"),
     hours: float = typer.Option(
-        None, help="wall-time budget; ultralytics then sets the epochs to fit it (two-stage base: of both stages)"
+        None, callback=positive,
+        help="wall-time budget; ultralytics then sets the epochs to fit it (two-stage base: of both stages)"
     ),
     resume: Path = typer.Option(
         None, help="continue an interrupted run from RUN/weights/last.pt (a two-stage fine-tune: from RUN)"
@@ -63,7 +67,8 @@ def train(
         None, help="fine-tune from a model directory (e.g. models/current) or a .pt, at its imgsz (vision.finetune)"
     ),
     classifier_minutes: float = typer.Option(
-        None, min=0.1, help="two-stage base: classifier wall-time budget (default a quarter of --hours, else 10)"
+        None, min=0.1, callback=finite,
+        help="two-stage base: classifier wall-time budget (default a quarter of --hours, else 10)"
     ),
     classifier_epochs: int = typer.Option(None, min=1, help="two-stage base: most classifier epochs (default 30)"),
     replay: int = typer.Option(
@@ -171,7 +176,8 @@ def evaluate(
     data: Path = typer.Option(..., help="dataset folder (its data.yaml) or datasets/*.yaml config"),
     split: str = typer.Option("val", help="which split of --data to measure on"),
     backend: str = typer.Option("auto", help="auto, openvino, onnxruntime or ultralytics"),
-    conf: float = typer.Option(0.25, min=0.0, max=1.0, help="operating confidence for tile accuracy / errors / exact match"),
+    conf: float = typer.Option(0.25, min=0.0, max=1.0, callback=finite,
+                              help="operating confidence for tile accuracy / errors / exact match"),
     imgsz: int = typer.Option(480, help="inference size for a .pt checkpoint (a model directory has its own)"),
     limit: int = typer.Option(None, min=1, help="only the first N images of each folder"),
     json_out: Path = typer.Option(None, help="also write the report as JSON here"),
@@ -225,8 +231,7 @@ def export(
     metrics_json: list[Path] = typer.Option(None, help="eval reports (mjsnap eval --json-out) to record in meta.json"),
 ) -> None:
     """Write model.pt, model.onnx, model_openvino/ and meta.json (offline export)."""
-    import json
-
+    from mjsnap import jsontext
     from mjsnap.paths import MODELS_DIR
     from vision.export import export_model_dir
 
@@ -236,7 +241,7 @@ def export(
     metrics = {}
     for path in metrics_json or []:
         try:
-            report = json.loads(path.read_text())
+            report = jsontext.loads(path.read_text(encoding="utf-8"))
             metrics[report["data"]] = {k: report[k] for k in (
                 "images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match")}
         except OSError as exc:

@@ -10,6 +10,8 @@ from typing import NoReturn
 
 import typer
 
+from mjsnap.commands.number_options import finite, positive
+
 two_stage_app = typer.Typer(help="Design (b): class-agnostic tile detector + crop classifier (vision.twostage).", no_args_is_help=True)
 
 
@@ -20,8 +22,9 @@ def crops(
     extra_val: Path = typer.Option(None, help="another dataset folder or config whose val folders add val crops (e.g. synthetic, for 'back')"),
     per_class_limit: int = typer.Option(700, min=1, help="most training crops per class from one folder"),
     extra_val_limit: int = typer.Option(40, min=1, help="most val crops per class from each extra-val folder"),
-    size: int = typer.Option(64, min=16, help="crop side in pixels (= classifier imgsz)"),
-    jitter: float = typer.Option(0.08, min=0.0, max=0.3, help="training box jitter, share of the box size"),
+    size: int = typer.Option(64, min=16, max=1024, help="crop side in pixels (= classifier imgsz)"),
+    jitter: float = typer.Option(0.08, min=0.0, max=0.3, callback=finite,
+                                 help="training box jitter, share of the box size"),
     seed: int = typer.Option(0, help="seed of the crops' jitter and sampling: the same seed cuts the same crops"),
     level_with: Path = typer.Option(
         None, help="two-stage model directory (e.g. models/current) whose tile detector boxes the tiles of slanted rows "
@@ -43,6 +46,8 @@ def crops(
 
     out = out or TWO_STAGE_DIR / "crops"
     require_output_dir("--out", out)
+    if level_with is not None and not level_with.is_dir():  # the detector would say "pass --model DIR", not ours
+        _refuse("crops", f"--level-with {level_with}: no such model directory")
     staging = out.with_name(out.name + ".partial")  # cut here, moved into --out once every check has passed
     train_settings = CropSettings(size=size, jitter=jitter, per_class_limit=per_class_limit)
     exact = CropSettings(size=size, jitter=0.0, upside_down=0.0)
@@ -88,8 +93,10 @@ def detector(
     imgsz: int = typer.Option(480, min=32, help="training image size; inference uses the same (meta.json)"),
     batch: int = typer.Option(16, min=1, help="images per training step"),
     pretrained: str = typer.Option("mahjong-detector", help="'mahjong-detector', a local .pt, or 'none' for scratch"),
-    lr0: float = typer.Option(0.001, help="initial learning rate (lower it to fine-tune a trained detector)"),
-    hours: float = typer.Option(None, help="wall-time budget; ultralytics then sets the epochs to fit it"),
+    lr0: float = typer.Option(0.001, callback=positive,
+                              help="initial learning rate (lower it to fine-tune a trained detector)"),
+    hours: float = typer.Option(None, callback=positive,
+                                help="wall-time budget; ultralytics then sets the epochs to fit it"),
     name: str = typer.Option("detector", help="run folder name under work/twostage/runs"),
     resume: Path = typer.Option(None, help="continue from RUN/weights/last.pt"),
 ) -> None:
@@ -146,7 +153,8 @@ def _refuse(command: str, message: str) -> NoReturn:
 def classifier(
     crops: Path = typer.Option(None, help="crop dataset folder (mjsnap train-two-stage crops)"),
     trainer: str = typer.Option("fast", help="'fast' (in-memory crops, batch augmentation; vision.twostage.fastcls) or 'ultralytics'"),
-    minutes: float = typer.Option(16.0, min=0.1, help="fast trainer: wall-time budget (the cosine schedule fits it)"),
+    minutes: float = typer.Option(16.0, min=0.1, callback=finite,
+                                  help="fast trainer: wall-time budget (the cosine schedule fits it)"),
     epochs: int = typer.Option(30, min=1, help="most epochs (the ultralytics trainer runs exactly this many)"),
     imgsz: int = typer.Option(64, min=32, help="must equal the crop size"),
     batch: int = typer.Option(128, min=1, help="crops per training step"),
@@ -237,11 +245,13 @@ def quantize(
     """Write a copy of MODEL whose tile detector (and, if asked, classifiers) run in INT8 (OpenVINO, NNCF
     post-training quantization calibrated on the photos): about 1.5x faster networks on a CPU without bf16."""
     from mjsnap.batch.discovery import discover
+    from mjsnap.commands.output_paths import require_output_dir
     from vision.twostage.quantize import quantize_two_stage
 
     if not model.is_dir():  # the detector's own message would say "pass --model DIR", an option this command lacks
         typer.echo(f"mjsnap train-two-stage quantize: MODEL {model}: no such model directory", err=True)
         raise typer.Exit(2)
+    require_output_dir("--out", out)  # now, not after every calibration photo has been read
     try:
         found = discover(photos)[:limit]
         folder = quantize_two_stage(model, out, found, stages=stage, max_samples=samples, version=version,

@@ -16,10 +16,9 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from PIL import Image
-
 from mjsnap.labels import FILE_MODE, IMAGE_SUFFIX, TRAINING_SPLITS, LabelDataset, LabelError, write_atomic
 from scoring.tiles import CLASS_NAMES
+from vision.imageio import opened_photo
 
 LOCAL_FILES_PREFIX = "/data/local-files/?d="
 
@@ -51,7 +50,7 @@ def export_labelstudio_json(
     dataset = LabelDataset(root)
     tasks = []
     for split, name in _photos(dataset, splits):
-        with Image.open(dataset.image_path(name, split)) as image:
+        with opened_photo(dataset.image_path(name, split)) as image:  # ImageReadError names it, Pillow does not
             width, height = image.size
         try:
             boxes = dataset.load(name, split)

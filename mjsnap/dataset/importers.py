@@ -18,7 +18,6 @@ the unknown tile is background), and the report lists the unknown names with the
 
 from __future__ import annotations
 
-import json
 import re
 import tempfile
 import urllib.parse
@@ -28,12 +27,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import Any
 
-from PIL import Image
-
+from mjsnap import jsontext
 from mjsnap.dataset.classes import class_id
 from mjsnap.labels import NAME_MAX_LENGTH, LabelBox, LabelDataset, LabelError, read_class_names
-from vision.imageio import PHOTO_SUFFIXES, upright
+from vision.imageio import PHOTO_SUFFIXES, ImageReadError, opened_photo, upright
 
 FORMATS = ("labelstudio-json", "labelstudio-yolo", "cvat-yolo", "roboflow-yolo")
 SPLIT_NAMES = {"train": "train", "training": "train", "valid": "val", "val": "val", "validation": "val",
@@ -156,6 +155,24 @@ def _yaml_names(path: Path) -> list[str]:
     return [str(n) for n in names]
 
 
+def _notes_names(notes: Path) -> list[str]:
+    """The class names of a Label Studio YOLO export's notes.json, in the order of their ids."""
+    try:
+        categories = jsontext.loads(notes.read_text(encoding="utf-8"))["categories"]
+        by_id = {int(c["id"]): str(c["name"]) for c in categories}
+        return [by_id[i] for i in range(len(by_id))]
+    except (KeyError, TypeError, ValueError) as exc:  # not JSON, or no list of {"id", "name"} numbered from 0
+        raise ImportFormatError(f"{notes} is not Label Studio's notes.json (categories with ids 0, 1, ... and "
+                                f"names): {exc}") from None
+
+
+def _classes_txt_names(classes: Path) -> list[str]:
+    try:
+        return [line.strip() for line in classes.read_text(encoding="utf-8").splitlines()]
+    except UnicodeDecodeError:
+        raise ImportFormatError(f"{classes} is not UTF-8 text (one class name a line)") from None
+
+
 def _yolo_pairs(images: Path, labels: Path) -> Iterator[tuple[Path, Path]]:
     for image in sorted(p for p in images.rglob("*") if p.suffix.lower() in PHOTO_SUFFIXES):
         yield image, labels / image.relative_to(images).with_suffix(".txt")
@@ -164,7 +181,11 @@ def _yolo_pairs(images: Path, labels: Path) -> Iterator[tuple[Path, Path]]:
 def _read_yolo_label(label: Path, names: list[str], photo: SourcePhoto, report: ImportReport) -> None:
     if not label.is_file():
         return  # YOLO: an image without a label file has no objects
-    for number, line in enumerate(label.read_text(encoding="utf-8").splitlines(), start=1):
+    try:
+        text = label.read_text(encoding="utf-8")
+    except UnicodeDecodeError:  # read before anything is saved: the import stops with the dataset untouched
+        raise ImportFormatError(f"{label} is not a YOLO label file (not UTF-8 text)") from None
+    for number, line in enumerate(text.splitlines(), start=1):
         parts = line.split()
         if not parts:
             continue
@@ -199,12 +220,7 @@ def read_yolo_folders(folder: Path, fmt: str, report: ImportReport) -> list[Sour
         subsets = [(d.name, d, folder / "labels" / d.name) for d in sorted((folder / "images").iterdir()) if d.is_dir()]
     else:  # labelstudio-yolo
         notes = folder / "notes.json"
-        if notes.is_file():
-            categories = json.loads(notes.read_text(encoding="utf-8"))["categories"]
-            by_id = {int(c["id"]): str(c["name"]) for c in categories}
-            names = [by_id[i] for i in range(len(by_id))]
-        else:
-            names = [line.strip() for line in (folder / "classes.txt").read_text(encoding="utf-8").splitlines()]
+        names = _notes_names(notes) if notes.is_file() else _classes_txt_names(folder / "classes.txt")
         subsets = [("train", folder / "images", folder / "labels")]
     photos = []
     for subset, images, labels in subsets:
@@ -307,43 +323,59 @@ def read_labelstudio_json(path: Path, images: Path | None, report: ImportReport)
     if path.is_dir():
         path = next(path.glob("*.json"))
     try:
-        tasks = json.loads(path.read_text(encoding="utf-8"))
-    except json.JSONDecodeError as exc:
+        tasks = jsontext.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        raise ImportFormatError(f"{path} is not UTF-8 text (a Label Studio export is UTF-8 JSON)") from None
+    except ValueError as exc:
         raise ImportFormatError(f"{path} is not JSON: {exc}") from None
     if not isinstance(tasks, list):
         raise ImportFormatError(f"{path}: a Label Studio export is a JSON list of tasks")
     index = _image_index(images)
     photos = []
     for number, task in enumerate(tasks, start=1):
-        url = _task_image_url(task) if isinstance(task, dict) else None
-        if url is None:
-            report.skipped.append(f"task {number}: no image URL in its data")
+        try:
+            photo = _task_photo(number, task, index, report)
+        except (AttributeError, KeyError, TypeError, ValueError) as exc:
+            # a task not as Label Studio writes them (another tool's, or edited by hand): skipped and named, as a
+            # task without an image is, rather than stopping the import at it
+            missing = f"no {exc.args[0]!r}" if isinstance(exc, KeyError) else str(exc)
+            report.skipped.append(f"task {number}: not in Label Studio's task format ({missing})")
             continue
-        results = _latest_annotation(task) if "annotations" in task else task.get("label")
-        if results is None:
-            report.skipped.append(f"task {number} ({url}): no annotation (predictions alone are not labels)")
-            continue
-        if "annotations" not in task:  # JSON-MIN: the values themselves, names under rectanglelabels
-            results = [{"type": "rectanglelabels", "value": r, **r} for r in results]
-        candidates = _images_named(url, index)
-        photo = SourcePhoto(url, _find_image(url, candidates), [], "train")
-        if photo.image is None and candidates:
-            report.ambiguous_images.append(url)
-            continue
-        for result, value, labels in _rectangles(results):
-            if len(labels) != 1:
-                report.skipped.append(f"task {number}: a rectangle with {len(labels)} labels {labels}")
-                continue
-            x, y = float(value["x"]) / 100, float(value["y"]) / 100
-            w, h = float(value["width"]) / 100, float(value["height"]) / 100
-            if float(value.get("rotation", 0) or 0) % 360:
-                report.skipped.append(f"task {number}: a rotated rectangle ({labels[0]}); mjsnap boxes are upright")
-                continue
-            photo.boxes.append(SourceBox(labels[0], (x, y, x + w, y + h)))
-            if "original_width" in result:
-                photo.size_hint = (int(result["original_width"]), int(result["original_height"]))
-        photos.append(photo)
+        if photo is not None:
+            photos.append(photo)
     return photos
+
+
+def _task_photo(number: int, task: Any, index: dict[str, list[Path]], report: ImportReport) -> SourcePhoto | None:
+    """The photo and boxes of one Label Studio task; None (with the reason in the report) for a task to skip."""
+    url = _task_image_url(task) if isinstance(task, dict) else None
+    if url is None:
+        report.skipped.append(f"task {number}: no image URL in its data")
+        return None
+    results = _latest_annotation(task) if "annotations" in task else task.get("label")
+    if results is None:
+        report.skipped.append(f"task {number} ({url}): no annotation (predictions alone are not labels)")
+        return None
+    if "annotations" not in task:  # JSON-MIN: the values themselves, names under rectanglelabels
+        results = [{"type": "rectanglelabels", "value": r, **r} for r in results]
+    candidates = _images_named(url, index)
+    photo = SourcePhoto(url, _find_image(url, candidates), [], "train")
+    if photo.image is None and candidates:
+        report.ambiguous_images.append(url)
+        return None
+    for result, value, labels in _rectangles(results):
+        if len(labels) != 1:
+            report.skipped.append(f"task {number}: a rectangle with {len(labels)} labels {labels}")
+            continue
+        x, y = float(value["x"]) / 100, float(value["y"]) / 100
+        w, h = float(value["width"]) / 100, float(value["height"]) / 100
+        if float(value.get("rotation", 0) or 0) % 360:
+            report.skipped.append(f"task {number}: a rotated rectangle ({labels[0]}); mjsnap boxes are upright")
+            continue
+        photo.boxes.append(SourceBox(str(labels[0]), (x, y, x + w, y + h)))  # a number is an unknown class name
+        if "original_width" in result:
+            photo.size_hint = (int(result["original_width"]), int(result["original_height"]))
+    return photo
 
 
 # --- saving into the dataset ---------------------------------------------------------------------------------------
@@ -400,7 +432,9 @@ def import_export(
             _require_some_image(photos, images, report.ambiguous_images)
         else:
             photos = read_yolo_folders(folder, chosen, report)
-        dataset.ensure()  # only once the export reads: a wrong source leaves no new folder behind
+        # the folder is made by the first photo saved: a wrong source, or one whose photos are all unreadable,
+        # leaves no new folder behind; a folder of another class list is refused before any photo
+        dataset.check_class_names()
         used: set[str] = set()
         for photo in photos:
             _save_photo(dataset, photo, prefix, used, report)
@@ -430,9 +464,9 @@ def _save_photo(dataset: LabelDataset, photo: SourcePhoto, prefix: str, used: se
         return
     base = (prefix + dataset_name(photo.source))[:NAME_MAX_LENGTH]
     try:
-        with Image.open(photo.image) as opened_image:
+        with opened_photo(photo.image) as opened_image:
             image = upright(opened_image).convert("RGB")
-    except OSError as exc:
+    except ImageReadError as exc:  # damaged, no photo, or a decompression bomb: the others are still imported
         report.skipped.append(f"{photo.source}: unreadable image ({exc})")
         return
     if photo.size_hint and photo.size_hint != image.size:

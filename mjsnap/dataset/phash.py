@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 from PIL import Image
-from vision.imageio import upright
+from vision.imageio import opened_photo, upright
 
 HASH_SIDE = 8
 PHASH_SIDE = 32
@@ -65,7 +65,7 @@ def phash(image: Image.Image) -> int:
 
 
 def hash_photo(path: Path, name: str | None = None) -> PhotoHash:
-    with Image.open(path) as image:
+    with opened_photo(path) as image:  # ImageReadError names a photo that cannot be read (Pillow's words do not)
         return PhotoHash(name or Path(path).stem, dhash(image), phash(image))
 
 

@@ -123,7 +123,7 @@ def split_dataset(
     dataset = LabelDataset(root)
     if not (Path(root) / DATA_YAML).is_file():  # a typo'd path must not become a new, empty dataset
         raise LabelError(f"{root} is not a dataset folder (no {DATA_YAML})", "not_a_dataset")
-    dataset.ensure()
+    dataset.check_class_names()
     # a save (the app, an import) or another split meanwhile would find a photo half moved, or move it back
     with nullcontext() if dry_run else holding_folder(dataset.root):
         report = SplitReport()
@@ -136,6 +136,8 @@ def split_dataset(
             if not image.is_file():
                 raise LabelError(f"{dataset.label_path(name, split)} has no image {image.name}", "label_without_image")
             hashes.append(hash_photo(image, name))
+        if not dry_run:  # the folders a move needs, made once every photo has been read: a dry run writes nothing
+            dataset.ensure()
         clusters = cluster(hashes, max_distance)
         plan = plan_split(clusters, val_fraction, seed)
         report.photos, report.clusters = len(current), len(clusters)

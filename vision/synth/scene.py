@@ -59,6 +59,10 @@ class Tray:
 MAX_PLANE_PIXELS = 5_000_000
 SHADOW_SCALE = 4
 
+# Longest side a photo may be drawn at: a 50 MP phone's (8160 px) and then some. The drawing holds several
+# full-size float layers, so far larger sides ran out of memory halfway, after the folders were made.
+MAX_IMGSZ = 8192
+
 
 @dataclass(frozen=True)
 class SynthOptions:
@@ -70,8 +74,9 @@ class SynthOptions:
     art_style: str | None = None  # every photo's faces from this art set of tileart (a test set of one tile set)
 
     def __post_init__(self) -> None:
-        if not 64 <= self.imgsz_min <= self.imgsz_max:
-            raise ValueError(f"image size range {self.imgsz_min}..{self.imgsz_max} is invalid (64 <= min <= max)")
+        if not 64 <= self.imgsz_min <= self.imgsz_max <= MAX_IMGSZ:
+            raise ValueError(f"image size range {self.imgsz_min}..{self.imgsz_max} is invalid "
+                             f"(64 <= min <= max <= {MAX_IMGSZ})")
         if not 0 <= self.max_tilt <= 70:
             raise ValueError(f"max tilt {self.max_tilt} is outside 0..70 degrees")
         if self.layout not in SPACINGS:

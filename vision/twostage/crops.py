@@ -22,10 +22,10 @@ import numpy as np
 from PIL import Image
 
 from scoring.tiles import CLASS_NAMES
-from vision.evaluate import label_path_for
+from vision.evaluate import label_path_for, yolo_rows
 from vision.imageio import DATASET_SUFFIXES
 from vision.twostage.deskew import level_view
-from vision.imageio import upright
+from vision.imageio import opened_photo, upright
 
 MARGIN = 0.06  # of the box's width/height on every side: the tile's edge stays in the crop
 SIDEWAYS_ASPECT = 1.1  # width / height above this: the tile lies sideways
@@ -85,16 +85,14 @@ class CropSettings:
 
 
 def read_rgb(path: Path) -> np.ndarray:
-    with Image.open(path) as im:
+    """The photo's upright RGB pixels; ImageReadError (a ValueError) names a photo that cannot be read."""
+    with opened_photo(path) as im:
         return np.asarray(upright(im).convert("RGB"))
 
 
 def labelled_boxes(image: Path, width: int, height: int) -> tuple[np.ndarray, np.ndarray]:
     """YOLO labels of an image as (class ids, xyxy pixel boxes); no label file means no tiles."""
-    label = label_path_for(image)
-    if not label.is_file() or not label.stat().st_size:
-        return np.zeros(0, np.int64), np.zeros((0, 4))
-    rows = np.loadtxt(label, ndmin=2)
+    rows = yolo_rows(label_path_for(image))
     cx, cy, w, h = rows[:, 1] * width, rows[:, 2] * height, rows[:, 3] * width, rows[:, 4] * height
     return rows[:, 0].astype(np.int64), np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
 
