@@ -44,7 +44,7 @@ import difflib
 import json
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PositiveInt, ValidationError, field_validator
 
 from scoring.rules.guiyang_options import GuiyangOptions
 
@@ -124,6 +124,21 @@ class WeinanOptions(_Section):
         description="fan totals printed in the 组合牌型 table that the additive rule does not give; key = the "
         "item names joined by '+' in any order. Default: row 4 天胡大对 = 9 (the sum is 8)",
     )
+
+    @field_validator("table_overrides")
+    @classmethod
+    def _known_items(cls, overrides: dict[str, int]) -> dict[str, int]:
+        # a misspelt item would make its row silently never match; imported here, as the rule set imports options
+        from scoring.rules.weinan import FAN_ITEM_NAMES
+
+        for key in overrides:
+            unknown = [part.strip() for part in key.split("+") if part.strip() not in FAN_ITEM_NAMES]
+            if unknown:
+                close = difflib.get_close_matches(unknown[0], FAN_ITEM_NAMES, n=1)
+                guess = f"; did you mean {close[0]}?" if close else ""
+                raise ValueError(f"{key!r}: {', '.join(map(repr, unknown))} is no Weinan 番 item{guess} (items: "
+                                 f"{' '.join(sorted(FAN_ITEM_NAMES))})")
+        return overrides
 
 
 class RuleOptions(BaseModel):

@@ -63,11 +63,22 @@ def test_from_pairs(pair, key, value):
         ("nonsense", "not key=value"),
         ("shaanxi.max_bet=9", "shaanxi.max_bet"),
         ("weinan.table_overrides={bad", "not valid JSON"),
+        # a misspelt item made its row silently never match
+        ('weinan.table_overrides={"大对+天胡": 9}', "'大对' is no Weinan 番 item; did you mean 大对子?"),
+        ('weinan.table_overrides={"清一+天胡+ 胡": 9}', "'胡' is no Weinan 番 item"),
+        ('weinan.table_overrides={"": 9}', "'' is no Weinan 番 item"),
     ],
 )
 def test_bad_options_are_refused_with_the_key(pair, message):
     with pytest.raises(OptionError, match=message.replace("(", r"\(")):
         RuleOptions.from_pairs([pair])
+
+
+@pytest.mark.parametrize(
+    "key", ["大对子+天胡", " 天胡 + 大对子 ", "清一+七小对+extra根", "自摸+根", "杠后点胡+海底捞+地胡+杠上花+平胡+豪华七小对+金钩钓"]
+)
+def test_every_fan_item_may_be_joined_in_an_override(key):
+    assert RuleOptions.from_pairs([f'weinan.table_overrides={{"{key}": 9}}']).weinan.table_overrides == {key: 9}
 
 
 def test_options_are_immutable_values():

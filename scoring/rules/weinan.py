@@ -23,16 +23,23 @@ from scoring.rules.items.weinan.jingoudiao import JinGouDiao
 from scoring.rules.items.weinan.kongs import WeinanKongs
 from scoring.rules.items.weinan.missing_suit import QueYiMen
 from scoring.rules.items.weinan.one_fan import OneFanRule
+from scoring.rules.items.weinan.pinghu import PingHu
 from scoring.rules.items.weinan.qingyi import QingYi
 from scoring.rules.items.weinan.qixiaodui import QiXiaoDui
-from scoring.rules.items.weinan.root import ExtraGen, root_items, roots
+from scoring.rules.items.weinan.root import ExtraGen, Gen, root_items, roots
 from scoring.rules.items.weinan.table_override import TableOverride
 from scoring.rules.items.weinan.tianhu import TianHu
+from scoring.rules.items.weinan.zimo import ZiMo
 from scoring.settlement import Ledger, others
 from scoring.shapes import PLAIN, SEVEN_PAIRS
 
 WINNING_SHAPES = frozenset({PLAIN, SEVEN_PAIRS})
 SITUATIONAL = (GangShangHua(), TianHu(), DiHu(), HaiDiLao(), GangHouDianHu())
+# Every item a win's 番 can hold: the names a ``weinan.table_overrides`` key may join
+FAN_ITEM_NAMES = frozenset(
+    item.name
+    for item in (QiXiaoDui, HaoHuaQiXiaoDui, JinGouDiao, DaDuiZi, Gen, ExtraGen, QingYi, ZiMo, PingHu, *SITUATIONAL)
+)
 
 
 class Weinan(RuleSet):
