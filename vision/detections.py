@@ -33,13 +33,18 @@ class Detections:
             raise ValueError(f"Detections: {len(xyxy)} boxes, {len(conf)} confidences, {len(cls)} class ids")
         if len(cls) and (cls.min() < 0 or cls.max() >= N_CLASSES):
             raise ValueError(f"Detections: class ids must be 0..{N_CLASSES - 1}")
+        # NaN passes every comparison below unnoticed, and a NaN box was read into the hand
+        if not (np.isfinite(xyxy).all() and np.isfinite(conf).all()):
+            raise ValueError("Detections: boxes and confidences must be finite numbers")
+        if len(conf) and (conf.min() < 0 or conf.max() > 1):
+            raise ValueError("Detections: confidences must lie in [0, 1]")
         if len(xyxy) and np.any(xyxy[:, 2:] < xyxy[:, :2]):
             raise ValueError("Detections: every box needs x2 >= x1 and y2 >= y1")
         if self.class_probs is not None:
             probs = np.asarray(self.class_probs, dtype=np.float32)
             if probs.shape != (len(cls), N_CLASSES):
                 raise ValueError(f"Detections: class_probs {probs.shape} is not ({len(cls)}, {N_CLASSES})")
-            if len(probs) and (probs.min() < 0 or probs.max() > 1):
+            if not np.isfinite(probs).all() or (len(probs) and (probs.min() < 0 or probs.max() > 1)):
                 raise ValueError("Detections: class_probs must lie in [0, 1]")
             object.__setattr__(self, "class_probs", probs)
         object.__setattr__(self, "xyxy", xyxy)

@@ -23,7 +23,8 @@ def _iou_and_containment(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
 
 
 def clean_detections(dets: Detections, opts: ReadOptions, warnings: list[ReadWarning]) -> list[int]:
-    """Indices of detections that can be hand tiles: confident, not flowers, not a second box on one tile."""
+    """Indices of detections that can be hand tiles (confident, not flowers, not a second box on one tile), surest
+    first."""
     low = [i for i in range(len(dets)) if dets.confidence[i] < opts.min_confidence]
     if low:
         warnings.append(
@@ -32,9 +33,10 @@ def clean_detections(dets: Detections, opts: ReadOptions, warnings: list[ReadWar
     flowers = [i for i in range(len(dets)) if dets.class_id[i] == FLOWER and i not in low]
     if flowers:
         warnings.append(ReadWarning("flower_ignored", "flower tiles do not count in these rules", tuple(flowers)))
-    order = sorted(
-        (i for i in range(len(dets)) if i not in low and i not in flowers), key=lambda i: -float(dets.confidence[i])
-    )
+    # The surest box first; ties broken by the detection's content, never by its place in the detector's output, so
+    # that the same photo reads the same whatever order its boxes come in (the reader keeps this order too).
+    candidates = [i for i in range(len(dets)) if i not in low and i not in flowers]
+    order = sorted(candidates, key=lambda i: _by_content(dets, i))
     kept: list[int] = []
     duplicates: list[int] = []
     for i in order:
@@ -56,4 +58,9 @@ def clean_detections(dets: Detections, opts: ReadOptions, warnings: list[ReadWar
     })
     if wall:
         warnings.append(ReadWarning("wall_ignored", f"{len(wall)} face-down tiles lying on each other (the wall) ignored", tuple(wall)))
-    return sorted(set(kept) - set(wall))
+    return [i for i in kept if i not in wall]
+
+
+def _by_content(dets: Detections, i: int) -> tuple:
+    probs = () if dets.class_probs is None else tuple(dets.class_probs[i].tolist())
+    return -float(dets.confidence[i]), int(dets.class_id[i]), tuple(dets.xyxy[i].tolist()), probs

@@ -66,7 +66,7 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = 
         xy = frame.to_frame(centers)
         fits.append((frame, xy, fit_rows(xy, _ROW_TOLERANCE * size, _ROW_REACH * size)))
     frame, xy, rows = max(fits, key=lambda fit: max(len(r.members) for r in fit[2]))
-    rows.sort(key=lambda r: float(np.median(xy[list(r.members), 1])))
+    rows = _reading_order(rows, xy, size)
     aspect = box_aspect_angle(sizes)
     overall = float(np.median(aspect))
     sideways = np.zeros(len(boxes), dtype=bool)
@@ -91,6 +91,7 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = 
     every = np.concatenate(per_width) if per_width else np.zeros(0)
     # Most neighbours in a photo touch, so a low percentile of all spacings is one tile width (in tile sizes).
     width = float(np.percentile(every, _TOUCHING_PERCENTILE)) if len(every) >= 3 else _DEFAULT_WIDTH
+    width = max(width, 1e-6)  # boxes piled on one spot (no photo of a hand) space at 0: no gap is then 0 / 0
     groups: list[Group] = []
     for row_id, (row, spacing, pair) in enumerate(zip(rows, per_width, pair_extent)):
         reference = local_reference(spacing, width)
@@ -100,6 +101,21 @@ def build_layout(boxes: np.ndarray, opts: ReadOptions, cut: np.ndarray | None = 
             inner = [float(ratio[m]) for m in run[1:]]
             groups.append(Group(run, row_id, gap_before=ratio.get(run[0], float("inf")), gaps=inner))
     return Layout(frame, xy, size, sideways, aspect, rows, groups)
+
+
+def _reading_order(rows: list[Row], xy: np.ndarray, size: np.ndarray) -> list[Row]:
+    """Rows from the far side, and rows on one line (parted by the reach: melds either side of a wide gap) left to
+    right. Which of two rows on one line lies higher is noise, yet the order numbers the melds (--meld-type,
+    --kong-kind), so it must not decide it."""
+    lines: list[list[Row]] = []
+    for row in sorted(rows, key=lambda r: float(np.median(xy[list(r.members), 1]))):
+        x, y = np.median(xy[list(row.members)], axis=0)
+        tolerance = _ROW_TOLERANCE * float(np.median(size[list(row.members)]))
+        if lines and any(abs(y - r.slope * x - r.intercept) / np.hypot(1.0, r.slope) <= tolerance for r in lines[-1]):
+            lines[-1].append(row)
+        else:
+            lines.append([row])
+    return [row for line in lines for row in sorted(line, key=lambda r: float(np.median(xy[list(r.members), 0])))]
 
 
 def type_groups(groups: list[Group], classes: np.ndarray, sideways: np.ndarray, opts: ReadOptions) -> list[Group]:

@@ -75,7 +75,9 @@ def fit_rows(xy: np.ndarray, tolerance: np.ndarray, reach: np.ndarray | None = N
             i, j = np.triu_indices(len(remaining), k=1)
             dx = pts[j, 0] - pts[i, 0]
             dy = pts[j, 1] - pts[i, 1]
-            ok = np.abs(dy) <= _MAX_SLOPE * np.abs(dx)
+            # Two tiles with one centre (boxes crossing, or two empty boxes at a point) define no line: their 0/0
+            # slope would make a line holding no tile, which never leaves the pool.
+            ok = (np.abs(dy) <= _MAX_SLOPE * np.abs(dx)) & (dx != 0)
             if ok.any():
                 i, j, dx, dy = i[ok], j[ok], dx[ok], dy[ok]
                 slopes = dy / dx
@@ -85,9 +87,10 @@ def fit_rows(xy: np.ndarray, tolerance: np.ndarray, reach: np.ndarray | None = N
                 hits = resid < tol[None, :]
                 score = hits.sum(axis=1) - np.where(hits, resid / tol[None, :], 0).sum(axis=1) * 1e-3
                 best = int(np.argmax(score))
+                inliers = hits[best]
                 if near is not None:
-                    best, hits = _best_run(score, hits, resid / tol[None, :], pts, slopes, near)
-                slope, intercept, inliers = float(slopes[best]), float(intercepts[best]), hits[best]
+                    best, inliers = _best_run(score, hits, resid / tol[None, :], pts, slopes, near)
+                slope, intercept = float(slopes[best]), float(intercepts[best])
                 for _ in range(_REFITS):
                     slope, intercept = _line_through(pts[inliers])
                     refit = _distances(pts, slope, intercept) < tol
@@ -104,19 +107,42 @@ def fit_rows(xy: np.ndarray, tolerance: np.ndarray, reach: np.ndarray | None = N
 
 def _best_run(score: np.ndarray, hits: np.ndarray, off: np.ndarray, pts: np.ndarray, slopes: np.ndarray,
               reach: np.ndarray) -> tuple[int, np.ndarray]:
-    """The candidate line whose longest run (``_run_of``) scores best, scored as ``fit_rows`` scores a line, and the
-    hits of each candidate looked at cut to that run. Candidates are looked at best score first: a run scores at most
-    its line's score, so the search stops at the first line that cannot win."""
-    hits = hits.copy()
-    best, best_score = -1, -np.inf
-    for c in np.argsort(-score, kind="stable"):
-        if score[c] <= best_score:
-            break
-        hits[c] = _run_of(hits[c], _along(pts, float(slopes[c])), reach)
-        run_score = hits[c].sum() - off[c, hits[c]].sum() * 1e-3
-        if run_score > best_score:
-            best, best_score = int(c), run_score
-    return best, hits
+    """The candidate line whose longest run (as ``_run_of`` finds it) scores best, scored as ``fit_rows`` scores a
+    line, and that run. Candidates are looked at best score first: a run scores at most its line's score, so the
+    search stops at the first line that cannot win. They are cut to their runs a batch at a time (``_runs``): one at
+    a time, photos full of scattered boxes, where most lines must be looked at, took 4x as long."""
+    best, best_score, best_run = -1, -np.inf, np.zeros(hits.shape[1], dtype=bool)
+    ranked = np.argsort(-score, kind="stable")
+    start, batch = 0, 8  # most photos settle within the first few candidates
+    while start < len(ranked) and score[ranked[start]] > best_score:
+        candidates = ranked[start : start + batch]
+        start, batch = start + batch, min(2 * batch, 256)
+        runs = _runs(hits[candidates], pts, slopes[candidates], reach)
+        run_scores = runs.sum(axis=1) - np.where(runs, off[candidates], 0).sum(axis=1) * 1e-3
+        for k, c in enumerate(candidates):
+            if score[c] <= best_score:
+                break
+            if run_scores[k] > best_score:
+                best, best_score, best_run = int(c), run_scores[k], runs[k]
+    return best, best_run
+
+
+def _runs(hits: np.ndarray, pts: np.ndarray, slopes: np.ndarray, reach: np.ndarray) -> np.ndarray:
+    """``_run_of`` (the longest run, the first along the line on a tie) of each line's ``hits``, all lines at once."""
+    lines, count = hits.shape
+    along = (pts[None, :, 0] + slopes[:, None] * pts[None, :, 1]) / np.hypot(1.0, slopes)[:, None]
+    order = np.argsort(np.where(hits, along, np.inf), axis=1, kind="stable")  # a line's hits first, along it
+    ranked = np.take_along_axis(along, order, axis=1)
+    near = reach[order]
+    in_hits = np.take_along_axis(hits, order, axis=1)
+    apart = np.diff(ranked, axis=1) > (near[:, 1:] + near[:, :-1]) / 2  # past the hits: runs of length 0
+    run_id = np.concatenate([np.zeros((lines, 1), int), np.cumsum(apart, axis=1)], axis=1)
+    cell = (np.arange(lines)[:, None] * count + run_id).ravel()
+    lengths = np.bincount(cell, weights=in_hits.ravel(), minlength=lines * count).reshape(lines, count)
+    in_run = (run_id == lengths.argmax(axis=1)[:, None]) & in_hits
+    runs = np.zeros_like(hits)
+    np.put_along_axis(runs, order, in_run, axis=1)
+    return runs
 
 
 def smooth_sizes(members: tuple[int, ...], xy: np.ndarray, size: np.ndarray, sideways: np.ndarray) -> np.ndarray:
