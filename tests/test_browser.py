@@ -233,14 +233,16 @@ def test_the_face_pickers_labels_fit_their_buttons_on_a_phone(page):
 
 
 def _drawn_text(page, selector: str) -> dict:
-    """What the browser draws for an element: its own text's size and its ::after content."""
-    return page.evaluate(
+    """What the browser draws for an element: its own text's size and its ::after content. Waited for, as Streamlit
+    may re-render the element just then and the selector find nothing for a moment."""
+    return page.wait_for_function(
         """(selector) => {
             const element = document.querySelector(selector);
-            return {size: getComputedStyle(element).fontSize, after: getComputedStyle(element, '::after').content};
+            return element && {size: getComputedStyle(element).fontSize,
+                               after: getComputedStyle(element, '::after').content};
         }""",
-        selector,
-    )
+        arg=selector, timeout=60_000,
+    ).json_value()
 
 
 @pytest.mark.parametrize(

@@ -220,12 +220,14 @@ def camera_page(tmp_path_factory):
 
 
 def _drawn(page, selector: str) -> dict:
-    return page.evaluate(
+    # waited for rather than read once: Streamlit may re-render the button between a locator's wait and this read,
+    # and for that moment the selector finds nothing (a CI run read null there)
+    return page.wait_for_function(
         """(s) => { const e = document.querySelector(s);
-            return {size: getComputedStyle(e).fontSize, words: getComputedStyle(e, '::after').content,
-                    height: e.getBoundingClientRect().height}; }""",
-        selector,
-    )
+            return e && {size: getComputedStyle(e).fontSize, words: getComputedStyle(e, '::after').content,
+                         height: e.getBoundingClientRect().height}; }""",
+        arg=selector, timeout=60_000,
+    ).json_value()
 
 
 @pytest.mark.slow
