@@ -23,7 +23,7 @@ from typing import BinaryIO
 import cv2
 import numpy as np
 import pillow_heif
-from PIL import Image, ImageOps, UnidentifiedImageError
+from PIL import Image, ImageChops, ImageOps, UnidentifiedImageError
 
 pillow_heif.register_heif_opener()  # HEIC/HEIF through Pillow; libheif applies the file's own rotation
 # Pillow refuses images over 2 x MAX_IMAGE_PIXELS as decompression bombs (default: 179 MP), which turns away a 200 MP
@@ -223,13 +223,23 @@ def _pillow_quiet():
         yield
 
 
+def _cmyk_ink_as_stored(image: Image.Image) -> Image.Image:
+    """A CMYK JPEG with its ink the right way round. Pillow decodes every CMYK JPEG as Adobe's inverted ink, but only
+    a file with Adobe's APP14 marker stores it so: one without the marker stores plain ink (browsers tell the two
+    apart by that marker), which Pillow reads as a negative, a light photo all but black."""
+    if image.format in ("JPEG", "MPO") and image.mode == "CMYK" and "adobe" not in image.info:
+        return ImageChops.invert(image)
+    return image
+
+
 def upright(image: Image.Image) -> Image.Image:
-    """The image turned as its EXIF orientation says. Damaged EXIF (a tag of the wrong type, a cut-off block) makes
-    Pillow's exif_transpose fail while rewriting the EXIF; the pixels are fine, so they are turned without it, or
-    left as stored when not even the orientation can be read. Pixels that cannot be decoded raise (OSError), as
-    Image.load does: only the EXIF is forgiven."""
+    """The image turned as its EXIF orientation says (and a CMYK JPEG's ink as stored: _cmyk_ink_as_stored).
+    Damaged EXIF (a tag of the wrong type, a cut-off block) makes Pillow's exif_transpose fail while rewriting the
+    EXIF; the pixels are fine, so they are turned without it, or left as stored when not even the orientation can be
+    read. Pixels that cannot be decoded raise (OSError), as Image.load does: only the EXIF is forgiven."""
     with _pillow_quiet():
         image.load()  # outside the forgiving part: a failed load would leave a black or half picture behind it
+        image = _cmyk_ink_as_stored(image)
         try:
             return ImageOps.exif_transpose(image)
         except Exception:  # noqa: BLE001 - any EXIF parser failure; the pixels do not depend on it
@@ -251,7 +261,7 @@ def _upright_or_same(image: Image.Image) -> Image.Image:
             orientation = None
     try:
         if orientation is not None and _TRANSPOSE_METHODS.get(orientation) is None:
-            return image
+            return _cmyk_ink_as_stored(image)
     except TypeError:  # an orientation that cannot be looked up (a list): upright's to judge
         pass
     return upright(image)
@@ -259,13 +269,15 @@ def _upright_or_same(image: Image.Image) -> Image.Image:
 
 def _to_rgb(image: Image.Image) -> Image.Image:
     """RGB pixels; transparent areas become white (a tile photo never means black there)."""
-    if image.mode == "RGB":
-        return image
-    if image.mode in ("RGBA", "LA", "PA") or (image.mode == "P" and "transparency" in image.info):
+    # Transparent: an alpha channel, or a colour key: a palette entry, or the one colour of an RGB, grey or 1-bit
+    # PNG that its tRNS chunk marks transparent (as PNG optimizers store a cut-out whose alpha is all or nothing)
+    if image.mode in ("RGBA", "LA", "PA") or (image.mode in ("P", "RGB", "L", "1") and "transparency" in image.info):
         rgba = image.convert("RGBA")
         background = Image.new("RGB", rgba.size, (255, 255, 255))
         background.paste(rgba, mask=rgba.getchannel("A"))
         return background
+    if image.mode == "RGB":
+        return image
     if image.mode.startswith("I;16") or image.mode in ("I", "F"):
         # 16-bit / float grey: stretch to 8 bits instead of clipping everything to white. A float image's NaN and
         # infinite pixels are left out of the stretch (one would make every pixel NaN, a black picture).
