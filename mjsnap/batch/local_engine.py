@@ -158,7 +158,9 @@ def score_in_processes(
                 # ProcessPoolExecutor has no public terminate before Python 3.14 (terminate_workers).
                 for process in list(getattr(pool, "_processes", {}).values()):
                     process.terminate()
-            pool.shutdown(wait=not in_flight, cancel_futures=True)
+            # Waited for even then, as the stopped workers go at once: a pool left to wind down while Python exits
+            # can close its wake-up pipe just as Python's exit hook writes to it (OSError: Bad file descriptor).
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 def score_locally(
