@@ -36,8 +36,8 @@ def _distances(points: np.ndarray, slope: float, intercept: float) -> np.ndarray
     return np.abs(points[:, 1] - slope * points[:, 0] - intercept) / np.hypot(1.0, slope)
 
 
-def _along(points: np.ndarray, slope: float) -> np.ndarray:
-    """Positions of the points along a line of ``slope``."""
+def _along(points: np.ndarray, slope: float | np.ndarray) -> np.ndarray:
+    """Positions of the points along a line of ``slope`` (along each of several lines: a column of slopes)."""
     return (points[:, 0] + slope * points[:, 1]) / np.hypot(1.0, slope)
 
 
@@ -130,7 +130,7 @@ def _best_run(score: np.ndarray, hits: np.ndarray, off: np.ndarray, pts: np.ndar
 def _runs(hits: np.ndarray, pts: np.ndarray, slopes: np.ndarray, reach: np.ndarray) -> np.ndarray:
     """``_run_of`` (the longest run, the first along the line on a tie) of each line's ``hits``, all lines at once."""
     lines, count = hits.shape
-    along = (pts[None, :, 0] + slopes[:, None] * pts[None, :, 1]) / np.hypot(1.0, slopes)[:, None]
+    along = _along(pts, slopes[:, None])  # (lines, count)
     order = np.argsort(np.where(hits, along, np.inf), axis=1, kind="stable")  # a line's hits first, along it
     ranked = np.take_along_axis(along, order, axis=1)
     near = reach[order]
