@@ -367,7 +367,8 @@ def test_synth_refuses_a_photo_size_it_cannot_draw_and_makes_no_folder(tmp_path:
 
 
 @pytest.mark.parametrize(("meta", "message"), [(b"[1]", "a model's meta.json is a JSON object, not list"),
-                                               (b"\xff\xfe", "is not JSON"), (b"{bad", "is not JSON")])
+                                               (b"\xff\xfe", "is not JSON"), (b"{bad", "is not JSON"),
+                                               (b"[" * 100_000 + b"]" * 100_000, "nested too deeply")])
 @pytest.mark.parametrize(("command", "exit_code"), [("models", 2), ("rollback", 1)])
 def test_a_damaged_meta_json_is_one_line_and_no_registry_is_written(tmp_path: Path, meta: bytes, message: str,
                                                                    command: str, exit_code: int) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, ValidationError
 
+from mjsnap import jsontext
 from mjsnap.labels import write_atomic
 from mjsnap.locks import holding_folder
 from mjsnap.paths import MODELS_DIR
@@ -138,8 +139,8 @@ def read_meta(model_dir: Path) -> dict:
     """A model's meta.json as a dict; RegistryError names one that is not a JSON object (damaged, edited by hand)."""
     path = Path(model_dir) / "meta.json"
     try:
-        meta = json.loads(path.read_text(encoding="utf-8"))
-    except ValueError as exc:  # not JSON, or not UTF-8
+        meta = jsontext.loads(path.read_text(encoding="utf-8"))
+    except ValueError as exc:  # not JSON (nested too deep, NaN too), or not UTF-8
         raise RegistryError(f"{path} is not JSON ({exc}); nothing was changed") from None
     if not isinstance(meta, dict):
         raise RegistryError(f"{path}: a model's meta.json is a JSON object, not {type(meta).__name__}; nothing was "
