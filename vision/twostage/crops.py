@@ -23,9 +23,8 @@ from PIL import Image
 
 from scoring.tiles import CLASS_NAMES
 from vision.evaluate import label_path_for, yolo_rows
-from vision.imageio import DATASET_SUFFIXES
+from vision.imageio import DATASET_SUFFIXES, opened_photo, upright
 from vision.twostage.deskew import level_view
-from vision.imageio import opened_photo, upright
 
 MARGIN = 0.06  # of the box's width/height on every side: the tile's edge stays in the crop
 SIDEWAYS_ASPECT = 1.1  # width / height above this: the tile lies sideways
