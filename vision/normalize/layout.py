@@ -109,9 +109,9 @@ def _reading_order(rows: list[Row], xy: np.ndarray, size: np.ndarray) -> list[Ro
     --kong-kind), so it must not decide it."""
     lines: list[list[Row]] = []
     for row in sorted(rows, key=lambda r: float(np.median(xy[list(r.members), 1]))):
-        x, y = np.median(xy[list(row.members)], axis=0)
+        middle = np.median(xy[list(row.members)], axis=0)
         tolerance = _ROW_TOLERANCE * float(np.median(size[list(row.members)]))
-        if lines and any(abs(y - r.slope * x - r.intercept) / np.hypot(1.0, r.slope) <= tolerance for r in lines[-1]):
+        if lines and any(r.distance_to(middle)[0] <= tolerance for r in lines[-1]):
             lines[-1].append(row)
         else:
             lines.append([row])

@@ -23,6 +23,10 @@ class Row:
     slope: float
     intercept: float  # y = slope * x + intercept in frame coordinates
 
+    def distance_to(self, points: np.ndarray) -> np.ndarray:
+        """Perpendicular distance of each (x, y) point to the row's line."""
+        return _distances(np.atleast_2d(points), self.slope, self.intercept)
+
 
 def _line_through(points: np.ndarray) -> tuple[float, float]:
     if len(points) < 2 or np.ptp(points[:, 0]) < 1e-9:
