@@ -91,7 +91,8 @@ def test_turn_command_writes_the_split_and_refuses_a_missing_one(tmp_path):
     ("photo", "label", "out", "message"),
     [
         (None, "3 0.1 0.3 0.2 0.4\n", "notes.txt", "error: --out: {tmp}/notes.txt is a file, not a folder"),
-        (b"not a photo", "3 0.1 0.3 0.2 0.4\n", "out", "mjsnap turn: {tmp}/data/images/val/y.jpg is not a readable photo"),
+        (b"not a photo", "3 0.1 0.3 0.2 0.4\n", "out",
+         "mjsnap turn: {tmp}/data/images/val/y.jpg: not a readable image (expected JPEG, PNG, WebP or HEIC)"),
         (None, "3 0.1 0.3\n", "out", "mjsnap turn: {tmp}/data/labels/val/y.txt: not YOLO box labels ('class xc yc w h' "
                                      "lines): 3 columns"),
     ],

@@ -63,8 +63,8 @@ def load_labelled_folder(folder: Path, limit: int | None = None) -> list[Labelle
         try:
             with opened_photo(path) as im:
                 width, height = upright(im).size
-        except ImageReadError:  # a damaged file, no photo at all, or a decompression bomb
-            raise ValueError(f"{path} is not a readable photo") from None
+        except ImageReadError as exc:  # a damaged file, no photo at all, or a decompression bomb: it names the file
+            raise ValueError(str(exc)) from None
         rows = yolo_rows(label_path_for(path))
         cls = rows[:, 0].astype(np.int64)
         cx, cy, w, h = rows[:, 1] * width, rows[:, 2] * height, rows[:, 3] * width, rows[:, 4] * height
