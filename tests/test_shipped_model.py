@@ -8,6 +8,7 @@ shipped model measured (see models/MODEL_CARD.md) so that a broken export or a w
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 import pytest
@@ -111,6 +112,24 @@ def test_reads_generated_photos(generated_photos):
     report = ev.evaluate(predictor, generated_photos, 0.25, "current", "generated")
     assert report.map50 >= MIN_MAP50_GENERATED, report.summary()
     assert report.tile_accuracy >= MIN_TILE_ACCURACY_GENERATED, report.summary()
+
+
+@pytest.mark.parametrize("backend", ["openvino", "onnxruntime"])
+def test_threads_reading_at_once_share_one_reader(generated_photos, backend):
+    """The app's sessions share one TileDetector (mjsnap.app.recognize.load_detector), so two players who send a
+    photo at once read through the same networks from two threads: each reading must come out whole and as it
+    comes out alone. Until session 40 an OpenVINO network refused the second caller ("Infer Request is busy")."""
+    from vision.detector import TileDetector
+    from vision.imageio import read_image
+
+    detector = TileDetector(MODEL_DIR, backend=backend)
+    photos = [read_image(p.path) for p in generated_photos[:2]]
+    alone = [detector.detect(photo) for photo in photos]
+    with ThreadPoolExecutor(3) as pool:
+        together = list(pool.map(lambda i: detector.detect(photos[i % 2]), range(9)))
+    for i, detections in enumerate(together):
+        assert np.array_equal(detections.class_id, alone[i % 2].class_id)
+        np.testing.assert_allclose(detections.xyxy, alone[i % 2].xyxy, atol=1e-3)
 
 
 @pytest.mark.slow

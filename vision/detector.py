@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -146,14 +147,21 @@ def _openvino_network(model_dir: Path, precision: str = "f32") -> Network:
         # numbers, in a quarter of the time)
         exported[0] = ov.Dimension(1, exported[0].get_length())
         model.reshape({model.inputs[0]: exported})
-    compiled = core.compile_model(model, "CPU", config)
-    request = compiled.create_infer_request()
-    output = compiled.output(0)
+    run = openvino_runner(core.compile_model(model, "CPU", config))
+    run.any_batch = True
+    return run
+
+
+def openvino_runner(compiled) -> Network:
+    """A compiled OpenVINO model as a function of its one input. One infer request serves every thread in turn: a
+    request runs one inference at a time (another thread's call fails with "Infer Request is busy"), and the app's
+    sessions share one model. Outputs are copied out of the request (infer's default) before the next may run."""
+    request, output, lock = compiled.create_infer_request(), compiled.output(0), threading.Lock()
 
     def run(tensor: np.ndarray) -> np.ndarray:
-        return request.infer({0: tensor})[output]
+        with lock:
+            return request.infer({0: tensor})[output]
 
-    run.any_batch = True
     return run
 
 

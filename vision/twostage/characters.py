@@ -280,16 +280,14 @@ def _openvino(path: Path, threads: int, precision: str = "f32"):
     bf16 only where the CPU has it (else f32), as vision.detector's networks."""
     import openvino as ov
 
-    from vision.detector import openvino_config  # vision.detector imports this module
+    from vision.detector import openvino_config, openvino_runner  # vision.detector imports this module
 
     core = ov.Core()
     model = core.read_model(str(path))
     key = ["framework", "character"]  # ONNX metadata lands in the model's runtime info
     dictionary = model.get_rt_info(key).astype(str) if model.has_rt_info(key) else None
     model.reshape({model.inputs[0]: ov.PartialShape([-1, 3, INPUT_HEIGHT, -1])})  # lines of 64 and 128 px
-    compiled = core.compile_model(model, "CPU", openvino_config(core, precision, threads))
-    request, output = compiled.create_infer_request(), compiled.output(0)
-    return (lambda tensor: request.infer({0: tensor})[output]), dictionary
+    return openvino_runner(core.compile_model(model, "CPU", openvino_config(core, precision, threads))), dictionary
 
 
 RUNTIMES = {"openvino": _openvino, "onnxruntime": _onnxruntime}
