@@ -150,3 +150,29 @@ def test_missing_model_is_a_clear_error(labels, tmp_path, monkeypatch):
     at = upload(SAMPLE.read_bytes(), "IMG_0002.JPG", "image/jpeg")
     assert "没有找到识别模型" in at.error[0].value
     assert "no-model" in at.error[0].value
+
+
+def test_a_model_promoted_while_the_app_runs_reads_the_next_photo(model, labels, tmp_path, monkeypatch):
+    """The retrain loop ends in `mjsnap promote`, which swaps models/current while the app may be running: the next
+    photo is read by the promoted model, as the page's version line says, without a restart (until session 40 the
+    app kept the model it had loaded first)."""
+    import json
+    import shutil
+
+    from vision.registry import _swap_in
+
+    models = tmp_path / "models"
+    shutil.copytree(model, models / "current")
+    monkeypatch.setenv("MJSNAP_MODEL_DIR", str(models / "current"))
+    first_version = json.loads((model / "meta.json").read_text())["version"]
+    at = upload(SAMPLE.read_bytes(), "IMG_0003.JPG", "image/jpeg")
+    assert at.session_state["reading"].model_version == first_version
+    promoted = tmp_path / "promoted"
+    shutil.copytree(model, promoted)
+    meta = json.loads((promoted / "meta.json").read_text())
+    (promoted / "meta.json").write_text(json.dumps({**meta, "version": f"{first_version}-promoted"}))
+    _swap_in(models, promoted)  # as mjsnap promote installs a candidate
+    at.file_uploader(key="uploader").set_value(("IMG_0004.JPG", SAMPLE.read_bytes(), "image/jpeg"))
+    run(at)
+    assert at.session_state["reading"].model_version == f"{first_version}-promoted"
+    assert any(f"{first_version}-promoted" in c.value for c in at.caption)

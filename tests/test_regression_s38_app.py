@@ -156,7 +156,7 @@ def test_a_photo_without_tiles_says_so_under_the_photo(monkeypatch, tmp_path, la
 
     from mjsnap.app import recognize
 
-    monkeypatch.setattr(recognize, "load_detector", lambda path: FixedDetector([]))  # a detector that finds nothing
+    monkeypatch.setattr(recognize, "load_detector", lambda path, stamp=None: FixedDetector([]))  # a detector that finds nothing
     at = _app(monkeypatch, tmp_path)
     if lang == "en":
         at.radio(key="lang").set_value("en").run()

@@ -90,7 +90,7 @@ def initial_rows(dataset: LabelDataset, name: str, path: Path, lang: str) -> tup
     else:
         broken = None
     try:
-        detector = recognize.load_detector(str(recognize.model_dir()))
+        detector = recognize.current_detector()
         dets = detector.detect(upright(path))
     except (FileNotFoundError, ValueError, OSError) as exc:
         return [], " ".join(filter(None, [broken, t("lp_no_model", detail=exc)]))

@@ -35,12 +35,30 @@ def model_dir() -> Path:
     return Path(os.environ.get("MJSNAP_MODEL_DIR", MODELS_DIR / "current"))
 
 
-@st.cache_resource(show_spinner=False)
-def load_detector(path: str):
-    """One TileDetector per model folder for the whole server (every session shares it)."""
+def model_stamp(folder: Path) -> tuple[int, int] | None:
+    """Which model the folder holds now: its meta.json's inode and modification time. `mjsnap promote` and
+    `rollback` swap the folder, and a changed reading setting rewrites meta.json: either gives a new stamp."""
+    try:
+        stat = (folder / "meta.json").stat()
+    except OSError:  # no model there (TileDetector says so) or the moment of a swap
+        return None
+    return stat.st_ino, stat.st_mtime_ns
+
+
+@st.cache_resource(show_spinner=False, max_entries=1)
+def load_detector(path: str, stamp: tuple[int, int] | None = None):
+    """One TileDetector for the whole server (every session shares it), loaded again when the model folder holds
+    another model (`stamp`): a model promoted while the app runs reads the next photo, without a restart. One entry:
+    the replaced model's networks are let go."""
     from vision.detector import TileDetector
 
     return TileDetector(Path(path))
+
+
+def current_detector():
+    """The TileDetector of the model that is in model_dir() now."""
+    folder = model_dir()
+    return load_detector(str(folder), model_stamp(folder))
 
 
 def read_photo(data: bytes) -> Reading:
@@ -51,7 +69,7 @@ def read_photo(data: bytes) -> Reading:
     start = time.perf_counter()
     loaded = read_image(data)
     decoded = time.perf_counter()
-    detector = load_detector(str(model_dir()))
+    detector = current_detector()
     loaded_model = time.perf_counter()
     detections = detector.detect(loaded)
     detected = time.perf_counter()
