@@ -165,6 +165,9 @@ CODES: dict[str, Pair] = {
     "name_taken": ("数据集里已有另一张同名照片：没有覆盖它。请给这张照片改个名，或换一个数据集文件夹",
                    "another photo is saved under this name: it was not replaced; rename this photo or use another "
                    "dataset folder"),
+    "saved_meanwhile": ("打开这张照片以后，别人（另一个页面）又保存了它的框：没有覆盖。再按一次即用这里的框替换",
+                        "the photo was saved from another session after its boxes here were loaded: not replaced; "
+                        "save again to replace them"),
     "not_a_dataset": ("这不是数据集文件夹（没有 data.yaml）", "the folder is not a dataset (no data.yaml)"),
     "label_file_error": ("标注文件读写失败（权限、磁盘空间或文件损坏）", "a label file could not be read or written"),
     # the scorer's warnings: accepted, but worth a look

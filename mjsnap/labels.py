@@ -10,8 +10,9 @@ Layout (what ultralytics reads; the labelling page and `mjsnap train` use the sa
 photo yet); data.yaml does not train on it. Every file is written to a temporary file in the same folder and
 moved into place with ``os.replace``, so a crash never leaves half a label, and a name can never reach a path
 outside ROOT. A save holds an flock on ROOT while it writes the photo and clears its other splits, so two sessions
-saving one name at once leave one whole photo and label, not an image without its label or nothing at all; and
-``replace_other=False`` refuses (code ``name_taken``) to put a photo over another photo saved under the same name.
+saving one name at once leave one whole photo and label, not an image without its label or nothing at all;
+``replace_other=False`` refuses (code ``name_taken``) to put a photo over another photo saved under the same name;
+and ``last_seen`` refuses (code ``saved_meanwhile``) to replace a label saved after the caller took its boxes.
 """
 
 from __future__ import annotations
@@ -73,6 +74,10 @@ class LabelBox:
         object.__setattr__(self, "box", box)
 
 
+SaveStamp = tuple[int, int]  # one save of a name: its label file's inode and modification time (a split moves it)
+ANY_SAVE = object()  # save's ``last_seen`` when whatever is saved under the name may be replaced
+
+
 @dataclass(frozen=True)
 class SavedLabel:
     name: str
@@ -80,6 +85,7 @@ class SavedLabel:
     image: Path
     label: Path
     boxes: int
+    stamp: SaveStamp
 
 
 def safe_name(name: str) -> str:
@@ -250,16 +256,22 @@ class LabelDataset:
         boxes: Sequence[LabelBox],
         split: str = "train",
         replace_other: bool = True,
+        last_seen: SaveStamp | None | object = ANY_SAVE,
     ) -> SavedLabel:
         """Save ``image`` and its boxes as NAME in ``split``; the same NAME in any other split is removed, so the
         latest correction of a photo is the only one. With ``replace_other=False`` a NAME saved with another photo
-        is left as it is and LabelError ``name_taken`` raised."""
+        is left as it is and LabelError ``name_taken`` raised. With ``last_seen`` (`saved_stamp` when the boxes were
+        taken), a NAME saved since then (by another session) is left as it is and LabelError ``saved_meanwhile``
+        raised."""
         image_path, label_path = self.image_path(name, split), self.label_path(name, split)
         self.ensure()
         pil = image if isinstance(image, Image.Image) else Image.fromarray(np.asarray(image, dtype=np.uint8))
         data, width, height = jpeg_bytes(pil)
         text = "".join(line + "\n" for line in yolo_lines(boxes, width, height))
-        with holding_folder(self.root):  # the check, the writes and the clearing of other splits as one step
+        with holding_folder(self.root):  # the checks, the writes and the clearing of other splits as one step
+            if last_seen is not ANY_SAVE and self.saved_stamp(name) != last_seen:
+                raise LabelError(f"{name} was saved again (by another session) after these boxes were loaded; it was "
+                                 "not replaced: save once more to replace it with these boxes", "saved_meanwhile")
             if not replace_other:
                 self._refuse_other_photo(name, pil)
             write_atomic(image_path, data)  # image first: a label file never exists without its image
@@ -268,7 +280,8 @@ class LabelDataset:
                 if other != split:
                     self.label_path(name, other).unlink(missing_ok=True)
                     self.image_path(name, other).unlink(missing_ok=True)
-        return SavedLabel(name, split, image_path, label_path, len(boxes))
+            stamp = self.saved_stamp(name)
+        return SavedLabel(name, split, image_path, label_path, len(boxes), stamp)
 
     def other_photo(self, name: str, image: Image.Image) -> str | None:
         """The split where NAME is saved with a photo other than ``image``; None when it is not saved or is this one."""
@@ -292,6 +305,16 @@ class LabelDataset:
         with Image.open(self.image_path(name, split)) as image:
             width, height = image.size
         return parse_yolo_lines(self.label_path(name, split).read_text(encoding="ascii"), width, height)
+
+    def saved_stamp(self, name: str) -> SaveStamp | None:
+        """Which save of NAME the folder holds (each save writes a new label file); None when NAME is not saved."""
+        for split in SPLITS:
+            try:
+                stat = self.label_path(name, split).stat()
+            except OSError:  # not saved there (or not to be read: as `find`, which asks `exists`)
+                continue
+            return stat.st_ino, stat.st_mtime_ns
+        return None
 
     def find(self, name: str) -> str | None:
         """The split NAME is saved in, or None."""

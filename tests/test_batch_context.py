@@ -191,7 +191,7 @@ def test_reading_options_and_meld_feeders_reach_the_settings(tmp_path: Path, mon
         seen["settings"] = settings
         raise BatchError("stopped by the test")
 
-    monkeypatch.setattr(mjsnap.batch.runner, "run_batch", capture)
+    monkeypatch.setattr(mjsnap.batch.runner, "batch_run", capture)
     result = runner.invoke(app, ["batch", str(tmp_path), "--rules", "xian", "--out", str(tmp_path / "o.jsonl"),
                                  "--discarder", "2", "--win-tile", "last", "--kong-kind", "C", "--meld-type",
                                  "1=kong_added", "--reread-tiles", "0", "--meld-from", "0=1", "--meld-from", "2=3"])

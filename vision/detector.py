@@ -246,6 +246,19 @@ def choose_backend(model_dir: Path, requested: str = "auto") -> str:
     return present[0]
 
 
+_LOAD_TRIES = 3  # loads of a model folder that keeps changing under them, before giving up
+
+
+def model_stamp(model_dir: Path) -> tuple[int, int] | None:
+    """Which model the folder holds now: its meta.json's inode and modification time (a swapped-in model has its own
+    meta.json, and promote writes it anew); None where there is none."""
+    try:
+        stat = (Path(model_dir) / "meta.json").stat()
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_mtime_ns
+
+
 def read_meta(model_dir: Path) -> dict:
     """meta.json of a model directory, checked against the class list mjsnap uses."""
     model_dir = Path(model_dir)
@@ -293,14 +306,32 @@ class TileDetector:
         if not 0 <= conf < 1 or not 0 < iou <= 1:
             raise ValueError(f"conf must be in [0, 1) and iou in (0, 1], got conf={conf} iou={iou}")
         self.model_dir = Path(model_dir)
+        self.conf, self.iou = conf, iou
+        # `mjsnap promote` and `rollback` swap another model into the folder, maybe while it loads (a batch starting,
+        # the app after a promotion): a load the folder changed under is done again, so that meta.json and every
+        # network come from one model, never some from each
+        for attempt in range(1, _LOAD_TRIES + 1):
+            stamp = model_stamp(self.model_dir)
+            try:
+                self._load(backend, zoom, characters, level)
+            except Exception:  # noqa: BLE001 - a folder half swapped fails in many ways; unchanged, it is the error
+                if attempt == _LOAD_TRIES or model_stamp(self.model_dir) == stamp:
+                    raise
+                continue
+            if model_stamp(self.model_dir) == stamp:
+                return
+        raise ModelNotFoundError(f"{self.model_dir} held another model after each of {_LOAD_TRIES} loads: load it "
+                                 "again once nothing is swapping models into it")
+
+    def _load(self, backend: str, zoom: bool, characters: bool, level: bool) -> None:
         meta = read_meta(self.model_dir)
         self.version: str = str(meta.get("version", self.model_dir.name))
         self.classes: list[str] = list(meta["classes"])
         self.imgsz: int = meta["imgsz"]
-        self.conf, self.iou = conf, iou
         self._two_stage = None
         if meta.get("design") == DESIGN:  # design (b): tile detector + crop classifier (vision.twostage)
-            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, conf, iou, zoom, characters, level)
+            self._two_stage = TwoStageNetworks(self.model_dir, meta, backend, self.conf, self.iou, zoom, characters,
+                                               level)
             self.backend = self._two_stage.backend
             return
         self.backend = choose_backend(self.model_dir, backend)

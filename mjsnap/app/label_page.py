@@ -22,7 +22,7 @@ from mjsnap.app.editor import tile_buttons
 from mjsnap.app.i18n import SPLIT_NAMES, label_problem, pick, tile_name, tr
 from mjsnap.app.taps import smallest_box_at, tappable_photo
 from mjsnap.dataset.importers import dataset_name, unique_name
-from mjsnap.labels import LabelBox, LabelDataset, LabelError
+from mjsnap.labels import ANY_SAVE, LabelBox, LabelDataset, LabelError
 from scoring.tiles import BACK, CLASS_NAMES
 from vision.imageio import PHOTO_SUFFIXES
 from vision.imageio import upright as exif_upright
@@ -148,12 +148,15 @@ def nudged(row: dict, move: str, width: int, height: int) -> dict:
     return dict(row, **{k: round(v, 1) for k, v in zip(COLUMNS[1:], (x1, y1, x2, y2))})
 
 
-def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], done: bool):
+def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], done: bool, last_seen=ANY_SAVE):
     """Save the photo and its boxes: done -> train (a val photo stays in val), not done -> review. Another photo
-    saved under the same name (from another folder) is never replaced: LabelError ``name_taken``."""
+    saved under the same name (from another folder) is never replaced: LabelError ``name_taken``; nor, with
+    ``last_seen`` (the dataset's `saved_stamp` when the rows were taken), a label saved since then by another
+    session: LabelError ``saved_meanwhile``."""
     previous = dataset.find(name)
     split = ("val" if previous == "val" else "train") if done else "review"
-    return dataset.save(name, upright(path), boxes_from_rows(rows), split=split, replace_other=False)
+    return dataset.save(name, upright(path), boxes_from_rows(rows), split=split, replace_other=False,
+                        last_seen=last_seen)
 
 
 def tiles_region(rows: list[dict], width: int, height: int) -> tuple[int, int, int, int]:
@@ -197,9 +200,11 @@ def _state() -> dict:
     if "lp" not in st.session_state:
         # rows: the current boxes of each photo; base: what the table was last given (the table keeps its own
         # edits on top of that, so the current rows are never fed back to the same table); box: the selected box
-        # of each photo, which the box selector's fresh key after an edit would otherwise send back to the first
+        # of each photo, which the box selector's fresh key after an edit would otherwise send back to the first;
+        # seen: (dataset folder, name) -> the save of the photo its rows started from (LabelDataset.saved_stamp),
+        # so that a label another session saves meanwhile is not replaced unasked
         st.session_state.lp = {"index": 0, "rows": {}, "base": {}, "notes": {}, "version": 0, "done": set(),
-                               "saved": None, "box": {}}
+                               "saved": None, "box": {}, "seen": {}}
     return st.session_state.lp
 
 
@@ -242,11 +247,15 @@ def _delete_box(name: str, box: int) -> None:
 
 def _save(dataset: LabelDataset, name: str, path: Path, done: bool, count: int) -> None:
     lp = _state()
+    seen = (str(dataset.root), name)
     try:
-        saved = save_photo(dataset, name, path, lp["rows"][name], done)
+        saved = save_photo(dataset, name, path, lp["rows"][name], done, lp["seen"].get(seen, ANY_SAVE))
     except (LabelError, OSError) as exc:
+        if getattr(exc, "code", None) == "saved_meanwhile":  # said once: pressed again, these boxes replace it
+            lp["seen"][seen] = dataset.saved_stamp(name)
         lp["saved"] = ("error", exc)  # shown in the language of the page when it is shown
         return
+    lp["seen"][seen] = saved.stamp
     lp["saved"] = ("ok", str(saved.label))
     if done:
         lp["done"].add(name)
@@ -299,6 +308,7 @@ def show(t, lang: str) -> None:
         st.error(t("not_an_image", name=path.name))
         return
     if name not in lp["rows"]:
+        lp["seen"][(str(dataset.root), name)] = dataset.saved_stamp(name)  # first: a save after it is another's
         lp["rows"][name], lp["notes"][name] = initial_rows(dataset, name, path, lang)
         lp["base"][name] = lp["rows"][name]
     st.caption(lp["notes"][name])

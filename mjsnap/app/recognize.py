@@ -35,16 +35,6 @@ def model_dir() -> Path:
     return Path(os.environ.get("MJSNAP_MODEL_DIR", MODELS_DIR / "current"))
 
 
-def model_stamp(folder: Path) -> tuple[int, int] | None:
-    """Which model the folder holds now: its meta.json's inode and modification time. `mjsnap promote` and
-    `rollback` swap the folder, and a changed reading setting rewrites meta.json: either gives a new stamp."""
-    try:
-        stat = (folder / "meta.json").stat()
-    except OSError:  # no model there (TileDetector says so) or the moment of a swap
-        return None
-    return stat.st_ino, stat.st_mtime_ns
-
-
 @st.cache_resource(show_spinner=False, max_entries=1)
 def load_detector(path: str, stamp: tuple[int, int] | None = None):
     """One TileDetector for the whole server (every session shares it), loaded again when the model folder holds
@@ -56,7 +46,10 @@ def load_detector(path: str, stamp: tuple[int, int] | None = None):
 
 
 def current_detector():
-    """The TileDetector of the model that is in model_dir() now."""
+    """The TileDetector of the model that is in model_dir() now: `mjsnap promote` and `rollback` swap the folder,
+    and a changed reading setting rewrites meta.json, either of which gives a new vision.detector.model_stamp."""
+    from vision.detector import model_stamp
+
     folder = model_dir()
     return load_detector(str(folder), model_stamp(folder))
 

@@ -11,6 +11,7 @@ import json
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -222,6 +223,15 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int, int], None]
               on_record: Callable[[dict[str, Any]], None] | None = None) -> RunStats:
     """Score every photo not yet in ``settings.out``; ``on_start(total, already_done, errors_among_them)`` and
     ``on_record`` let a caller draw progress. Raises BatchError before writing anything when the run cannot start."""
+    with batch_run(settings, on_start, on_record) as stats:
+        return stats
+
+
+@contextmanager
+def batch_run(settings: BatchSettings, on_start: Callable[[int, int, int], None] | None = None,
+              on_record: Callable[[dict[str, Any]], None] | None = None) -> Iterator[RunStats]:
+    """`run_batch`, with ``settings.out`` kept locked until the block ends: the run's CSV, summary and report are
+    written in it, so that another run on the same --out (refused meanwhile) cannot remove or add records under them."""
     from scoring.scorer import RULESETS
 
     if settings.ruleset not in RULESETS:
@@ -232,7 +242,7 @@ def run_batch(settings: BatchSettings, on_start: Callable[[int, int, int], None]
         raise BatchError("--resume continues --out and --overwrite starts it afresh: pass only one of them")
     preflight(settings.scorer, settings.scorer_config())  # a bad --scorer or a missing model: here, before --out
     with holding(settings.out):
-        return _run(settings, on_start, on_record)
+        yield _run(settings, on_start, on_record)
 
 
 def _run(settings: BatchSettings, on_start: Callable[[int, int, int], None] | None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 
 import typer
@@ -69,7 +70,7 @@ def batch(
     from mjsnap.batch.finish import finish_run, output_files
     from mjsnap.batch.journal import JournalError
     from mjsnap.batch.progress import BatchProgress
-    from mjsnap.batch.runner import BatchError, BatchSettings, run_batch
+    from mjsnap.batch.runner import BatchError, BatchSettings, batch_run
     from mjsnap.batch.scorers import ScorerSpecError
     from scoring.hand import HandError
     from scoring.scorer import RULESETS
@@ -111,15 +112,17 @@ def batch(
     _note_oversubscription(engine, workers)
     bar = BatchProgress(enabled=progress)
     try:
-        with bar:
-            stats = run_batch(settings, on_start=bar.start, on_record=bar.advance)
+        with ExitStack() as run:
+            with bar:
+                stats = run.enter_context(batch_run(settings, on_start=bar.start, on_record=bar.advance))
+            # the bar is gone, --out still locked: another run let in now would change the records summarised
+            summary = finish_run(settings.out, stats, csv_path=csv, report=report)
     except (BatchError, DiscoveryError, JournalError, ScorerSpecError) as exc:
         typer.echo(f"error: {exc}", err=True)
         raise typer.Exit(2) from exc
     except KeyboardInterrupt:
         typer.echo(f"interrupted: every finished photo is in {out}; rerun with --resume to continue", err=True)
         raise typer.Exit(130) from None
-    summary = finish_run(settings.out, stats, csv_path=csv, report=report)
     if as_json:
         json.dump(summary, sys.stdout, ensure_ascii=False, indent=1)
         sys.stdout.write("\n")
