@@ -176,3 +176,21 @@ def test_a_model_promoted_while_the_app_runs_reads_the_next_photo(model, labels,
     run(at)
     assert at.session_state["reading"].model_version == f"{first_version}-promoted"
     assert any(f"{first_version}-promoted" in c.value for c in at.caption)
+
+
+def test_a_correction_of_a_validation_photo_keeps_it_out_of_training(model, labels):
+    """`mjsnap label split` moves some corrected photos to val; correcting such a photo again in the app put it back
+    into train, where it was trained on and then still compared models as if unseen (until session 40)."""
+    at = upload(SAMPLE.read_bytes(), "IMG_0005.JPG", "image/jpeg")
+    correct_a_tile(at)
+    name = f"app_{at.session_state['photo'].photo_id}"
+    dataset = LabelDataset(labels)
+    assert dataset.find(name) == "train"
+    for path in (dataset.image_path(name, "train"), dataset.label_path(name, "train")):  # as label split moves it
+        target = dataset.image_path(name, "val") if path.suffix == ".jpg" else dataset.label_path(name, "val")
+        target.parent.mkdir(parents=True, exist_ok=True)
+        path.rename(target)
+    assert dataset.find(name) == "val"
+    correct_a_tile(at)
+    assert dataset.find(name) == "val"
+    assert not dataset.image_path(name, "train").exists()

@@ -18,8 +18,8 @@ def labels_dir() -> Path:
 
 
 def save_current() -> None:
-    """Save the current draft of the current photo as its label (train split, or review when an added tile has
-    no box). Nothing is saved for typed hands or before the first correction; going back to the reading after a
+    """Save the current draft of the current photo as its label (train split, or val where `mjsnap label split`
+    made it a validation photo, or review when an added tile has no box). Nothing is saved for typed hands or before the first correction; going back to the reading after a
     correction saves the reading, so the label always matches what the person last accepted."""
     photo, reading, draft = st.session_state.photo, st.session_state.reading, state.draft()
     if photo is None or reading is None or draft is None:
@@ -28,16 +28,19 @@ def save_current() -> None:
         return
     boxes, needs_review = draft.label_boxes()
     sx, sy = reading.to_original
+    dataset, name = LabelDataset(labels_dir()), f"app_{photo.photo_id}"
     try:
-        saved = LabelDataset(labels_dir()).save(
-            f"app_{photo.photo_id}",
+        # a validation photo trained on would make every later comparison of models flatter it
+        kept = "val" if dataset.find(name) == "val" else "train"
+        saved = dataset.save(
+            name,
             reading.pixels,
             [
                 LabelBox(cls, (x1 / sx, y1 / sy, x2 / sx, y2 / sy))
                 for cls, (x1, y1, x2, y2) in boxes
                 if x2 > x1 and y2 > y1  # a box squashed flat at the photo's edge shows no tile
             ],
-            split="review" if needs_review else "train",
+            split="review" if needs_review else kept,
         )
     except (LabelError, OSError) as exc:
         st.session_state.label_error = exc  # shown in the page's language (i18n.label_problem)
