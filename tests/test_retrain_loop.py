@@ -140,10 +140,15 @@ def tiny_two_stage_base(out: Path, work: Path) -> Path:
             branch[-1].bias.add_(4.0)
         classifier.model[-1].linear.bias[0] += 20.0
     save_checkpoint(classifier, work / "classifier.pt", 0, {}, CROP)
-    return export_two_stage(save_network(detector, work / "detector.pt", IMGSZ), work / "classifier.pt", out,
+    base = export_two_stage(save_network(detector, work / "detector.pt", IMGSZ), work / "classifier.pt", out,
                             detector_imgsz=IMGSZ, classifier_imgsz=CROP, version="tiny-two-stage",
                             train_command="test", data="none", extra_classifiers=[work / "classifier.pt"],
                             characters_from=SHIPPED if (SHIPPED / "characters").is_dir() else None)
+    meta = json.loads((base / "meta.json").read_text())  # reading settings as the shipped model's, not the export's
+    meta["classifier"] |= {"half_turn_below": 0.8, "twins": {"below": 0.9, "likeness": 0.93}}
+    meta["light"] = {"red": [0.92, 1.15], "blue": [0.8, 1.05]}
+    (base / "meta.json").write_text(json.dumps(meta))
+    return base
 
 
 @pytest.mark.slow
@@ -174,6 +179,10 @@ def test_two_stage_finetune_compare_promote_rollback(dataset, tmp_path):
     # the character recognizer is not trained: the base's is carried over with its settings
     base_meta = json.loads((base / "meta.json").read_text())
     assert meta.get("characters") == base_meta.get("characters")
+    # ...and so are the reading settings that hold for any networks: the candidate reads as the base does
+    assert {key: meta["classifier"][key] for key in ("half_turn_below", "twins")} == \
+        {key: base_meta["classifier"][key] for key in ("half_turn_below", "twins")}
+    assert meta["light"] == base_meta["light"]
     assert (candidate / "characters" / "model.onnx").is_file() == (base / "characters" / "model.onnx").is_file()
     detector_settings = json.loads((run / "detector" / "mjsnap_settings.json").read_text())
     assert detector_settings["pretrained"] == str((base / "detector" / "model.pt").resolve())

@@ -85,6 +85,7 @@ from vision.twostage.characters import (CROP_SIZE, READ_CLASSES, CharacterReader
                                         mark_checks, needs_reading, weigh, weigh_seen)
 from vision.twostage.crops import cut_tile
 from vision.twostage.deskew import MAX_GROWTH, level_view
+from vision.twostage.light import LightSettings, balanced
 from vision.twostage.twins import faces, pool_twins
 from vision.twostage.zoom import ZOOM_CONF, outside, zoom_region
 
@@ -195,6 +196,7 @@ class TwoStageNetworks:
     half_turn_below = 1.0  # ... and, with half_turn_average, every tile is read both ways up
     twins_below, twins_likeness = 0.0, 1.0  # ... and each tile is read on its own (vision.twostage.twins)
     level_max_growth = MAX_GROWTH  # a level box over this many times the tile's own is not its box (deskew)
+    light: LightSettings | None = None  # ... and its tiles are classified in the photo's own colours
 
     def __init__(
         self,
@@ -225,6 +227,10 @@ class TwoStageNetworks:
         self.twins_below = float(twins.get("below", self.twins_below))
         self.twins_likeness = float(twins.get("likeness", self.twins_likeness))
         self.conf, self.iou, self.zoom, self.level = conf, iou, zoom, level
+        try:  # the tile faces' colour cast taken off before classifying (vision.twostage.light); none without it
+            self.light = LightSettings.from_meta(meta["light"]) if meta.get("light") is not None else None
+        except ValueError as exc:
+            raise ValueError(f"{model_dir}/meta.json: {exc}") from None
         self._detector = self._load("detector", openvino_precision(meta, "detector"))
         self._classifiers = [self._load(folder, openvino_precision(meta, "classifier"))
                              for folder in stage_folders(meta)["classifier"]]
@@ -399,7 +405,8 @@ class TwoStageNetworks:
 
     def detect(self, loaded: LoadedImage) -> Detections:
         boxes, det_conf = self.find_tiles(loaded)
-        probs = self.classify_tiles(loaded.pixels, boxes, det_conf)
+        rgb = loaded.pixels if self.light is None else balanced(loaded.pixels, boxes[det_conf >= ZOOM_CONF], self.light)
+        probs = self.classify_tiles(rgb, boxes, det_conf)
         class_id = probs.argmax(1) if len(boxes) else np.zeros(0, np.int64)
         confidence = det_conf * np.maximum(probs[np.arange(len(boxes)), class_id], self.face_floor)
         keep = confidence >= self.conf

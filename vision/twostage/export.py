@@ -87,10 +87,12 @@ def export_two_stage(
     metrics: dict | None = None,
     characters_from: Path | None = None,
     extra_classifiers: Sequence[Path] = (),
+    reading_from: Path | None = None,
 ) -> Path:
     """Write the two-stage model directory (replacing its stages) that TileDetector loads when meta says two_stage.
     Each of `extra_classifiers` is exported beside the classifier (classifier_2/, ...) and averaged with it on the
-    tiles the classifier doubts (meta classifier.ensemble and ensemble_below)."""
+    tiles the classifier doubts (meta classifier.ensemble and ensemble_below). `reading_from`, a model directory
+    (the base of a fine-tune), gives its reading settings that hold for any networks (READING_CARRIED)."""
     configure_offline()
     use_all_cores()
     if len(extra_classifiers) > 8:
@@ -103,6 +105,7 @@ def export_two_stage(
         staged_classifiers = [_stage_checkpoint(c, Path(tmp) / f"classifier_{n}" / "model.pt", _check_classifier_names)
                               for n, c in enumerate((classifier, *extra_classifiers), start=1)]
         characters = _carry_characters(characters_from, model_dir)
+        carried = _carried_reading(reading_from)
         model_dir.mkdir(parents=True, exist_ok=True)
         detector_files = _export_stage(staged_detector, model_dir / "detector", detector_imgsz, 1)
         classifier_files = _export_stage(staged_classifiers[0], model_dir / "classifier", classifier_imgsz,
@@ -129,8 +132,10 @@ def export_two_stage(
             "openvino_precision": OPENVINO_PRECISION["classifier"],
             "files": classifier_files,
             **ensemble,
+            **carried.pop("classifier", {}),
         },
         **characters,
+        **carried,
         "created": datetime.now(timezone.utc).isoformat(timespec="seconds"),
         "train_command": train_command,
         "data": data,
@@ -156,6 +161,27 @@ def _export_ensemble(staged: Sequence[Path], model_dir: Path, imgsz: int) -> dic
     for name, checkpoint in zip(names, staged):
         _export_stage(checkpoint, model_dir / name, imgsz, CLASSIFIER_BATCH)
     return {"ensemble": names, "ensemble_below": ENSEMBLE_BELOW} if names else {}
+
+
+# meta sections (and keys of them) that say how a model reads, not what its networks are: a model fine-tuned from a
+# base keeps them, so that it is compared with the base, and promoted, reading as the base reads
+READING_CARRIED = {"classifier": ("half_turn_below", "twins"), "light": None}  # None: the whole section
+
+
+def _carried_reading(source: Path | None) -> dict:
+    """The READING_CARRIED settings of the model directory `source` that it has, as meta sections."""
+    if source is None:
+        return {}
+    meta = json.loads((Path(source) / "meta.json").read_text(encoding="utf-8"))
+    carried: dict = {}
+    for section, keys in READING_CARRIED.items():
+        if meta.get(section) is None:
+            continue
+        if keys is None:
+            carried[section] = meta[section]
+        elif picked := {key: meta[section][key] for key in keys if key in meta[section]}:
+            carried[section] = picked
+    return carried
 
 
 def _carry_characters(source: Path | None, model_dir: Path) -> dict:

@@ -261,7 +261,7 @@ def run_finetune(job: TwoStageFinetune) -> Path:
                          exported, detector_imgsz=detector_imgsz, classifier_imgsz=classifier_imgsz,
                          version=version, train_command=job.command,
                          data=f"{job.data}" + (f" + {job.replay} synthetic photos (replay)" if job.replay else ""),
-                         characters_from=base if meta.get("characters") is not None else None)
+                         characters_from=base if meta.get("characters") is not None else None, reading_from=base)
         if in_int8:  # the candidate runs as its base does, and is compared with it so
             quantize_like_base(exported, run / "model", data, in_int8)
         finish("model", str(run / "model"))
