@@ -132,6 +132,34 @@ def test_threads_reading_at_once_share_one_reader(generated_photos, backend):
         np.testing.assert_allclose(detections.xyxy, alone[i % 2].xyxy, atol=1e-3)
 
 
+def test_a_photo_under_warm_light_is_classified_in_the_colours_the_classifiers_know(generated_photos, meta,
+                                                                                        monkeypatch):
+    """Since 0.18.9 (meta "light"): under tungsten light (red x1.25, blue x0.65) 0.18.8 misread 2.5x as many of cmd
+    val's tiles; the tiles are now classified from the photo with the cast taken back onto the box meta gives."""
+    from PIL import Image
+
+    from vision.detector import TileDetector
+    from vision.imageio import from_pil, read_image
+    from vision.twostage import backend
+    from vision.twostage.light import LightSettings, face_colour
+
+    settings = LightSettings.from_meta(meta["light"])
+    photo = read_image(generated_photos[0].path)
+    warm = from_pil(Image.fromarray(np.clip(photo.pixels * np.float32([1.25, 1.0, 0.65]), 0, 255).astype(np.uint8)))
+    classified = []
+    classify_tiles = backend.TwoStageNetworks.classify_tiles
+
+    def seen(self, rgb, boxes, detector_conf):
+        classified.append((rgb, boxes[detector_conf >= 0.25]))
+        return classify_tiles(self, rgb, boxes, detector_conf)
+
+    monkeypatch.setattr(backend.TwoStageNetworks, "classify_tiles", seen)
+    TileDetector(MODEL_DIR).detect(warm)
+    face = face_colour(*classified[0])
+    assert settings.red[0] - 0.02 <= face[0] / face[1] <= settings.red[1] + 0.02
+    assert settings.blue[0] - 0.02 <= face[2] / face[1] <= settings.blue[1] + 0.02
+
+
 @pytest.mark.slow
 def test_openvino_at_the_precision_meta_names_reads_as_well_as_onnx_runtime(generated_photos):
     """Since 0.14.2 meta may ask OpenVINO for bf16 (on a CPU that has it): about 1.7x faster for the tile detector.

@@ -12,6 +12,7 @@ tiles of cmd val (`benchmarks/results/candidate_0.18.9/`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -58,8 +59,19 @@ def face_colour(rgb: np.ndarray, boxes: np.ndarray) -> np.ndarray | None:
         if len(middle) < MIN_FACE_PIXELS:
             continue
         brightness = middle.sum(1)
-        colours.append(middle[brightness >= np.quantile(brightness, 1 - FACE_SHARE)].mean(0))
+        colours.append(middle[brightness >= _upper_quantile(brightness, 1 - FACE_SHARE)].mean(0))
     return np.median(colours, axis=0) if len(colours) >= MIN_FACES else None
+
+
+def _upper_quantile(values: np.ndarray, q: float) -> float:
+    """np.quantile(values, q) (its default linear method, to the bit) from a partial sort: numpy's own call costs
+    about 0.1 ms, a few ms for a photo's tiles, where this is a fraction of that."""
+    position = (len(values) - 1) * q
+    below = math.floor(position)
+    above = min(below + 1, len(values) - 1)
+    low, high = np.partition(values, [below, above])[[below, above]]
+    t = position - below  # a Python float, as numpy keeps it for a Python q: it meets the values in their precision
+    return low + (high - low) * t if t < 0.5 else high - (high - low) * (1 - t)
 
 
 def cast_gains(face: np.ndarray, settings: LightSettings) -> np.ndarray:
