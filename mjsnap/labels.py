@@ -29,7 +29,7 @@ from pathlib import Path
 import numpy as np
 from PIL import Image
 
-from mjsnap.locks import holding_folder
+from mjsnap.locks import file_stamp, holding_folder
 from scoring.tiles import CLASS_NAMES
 
 DATA_YAML = "data.yaml"
@@ -309,12 +309,17 @@ class LabelDataset:
     def saved_stamp(self, name: str) -> SaveStamp | None:
         """Which save of NAME the folder holds (each save writes a new label file); None when NAME is not saved."""
         for split in SPLITS:
-            try:
-                stat = self.label_path(name, split).stat()
-            except OSError:  # not saved there (or not to be read: as `find`, which asks `exists`)
-                continue
-            return stat.st_ino, stat.st_mtime_ns
+            stamp = file_stamp(self.label_path(name, split))  # None: not saved there (or not to be read)
+            if stamp is not None:
+                return stamp
         return None
+
+    def split_to_save(self, name: str, done: bool) -> str:
+        """Where a correction of NAME goes: train when done, or val where `mjsnap label split` made it a validation
+        photo (trained on, it would flatter every later comparison of models); review when not done."""
+        if not done:
+            return "review"
+        return "val" if self.find(name) == "val" else "train"
 
     def find(self, name: str) -> str | None:
         """The split NAME is saved in, or None."""

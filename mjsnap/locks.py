@@ -35,3 +35,14 @@ def holding_folder(folder: Path) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # releases the lock
+
+
+def file_stamp(path: Path) -> tuple[int, int] | None:
+    """Which version of a file is at ``path``: its inode and modification time (a file replaced by os.replace or a
+    folder swap gets a new inode, one rewritten a new time); None where there is none. Compared before and after a
+    step, it tells whether another process changed the file meanwhile."""
+    try:
+        stat = Path(path).stat()
+    except OSError:
+        return None
+    return stat.st_ino, stat.st_mtime_ns

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 from PIL import Image
 
+from mjsnap.locks import file_stamp
 from mjsnap.paths import MODELS_DIR
 from scoring.tiles import CLASS_NAMES
 from vision.detections import Detections
@@ -250,13 +251,9 @@ _LOAD_TRIES = 3  # loads of a model folder that keeps changing under them, befor
 
 
 def model_stamp(model_dir: Path) -> tuple[int, int] | None:
-    """Which model the folder holds now: its meta.json's inode and modification time (a swapped-in model has its own
-    meta.json, and promote writes it anew); None where there is none."""
-    try:
-        stat = (Path(model_dir) / "meta.json").stat()
-    except OSError:
-        return None
-    return stat.st_ino, stat.st_mtime_ns
+    """Which model the folder holds now: its meta.json's stamp (a swapped-in model has its own meta.json, and
+    promote writes it anew); None where there is none."""
+    return file_stamp(Path(model_dir) / "meta.json")
 
 
 def read_meta(model_dir: Path) -> dict:

@@ -19,8 +19,9 @@ def labels_dir() -> Path:
 
 def save_current() -> None:
     """Save the current draft of the current photo as its label (train split, or val where `mjsnap label split`
-    made it a validation photo, or review when an added tile has no box). Nothing is saved for typed hands or before the first correction; going back to the reading after a
-    correction saves the reading, so the label always matches what the person last accepted."""
+    made it a validation photo, or review when an added tile has no box). Nothing is saved for typed hands or
+    before the first correction; going back to the reading after a correction saves the reading, so the label
+    always matches what the person last accepted."""
     photo, reading, draft = st.session_state.photo, st.session_state.reading, state.draft()
     if photo is None or reading is None or draft is None:
         return
@@ -30,8 +31,6 @@ def save_current() -> None:
     sx, sy = reading.to_original
     dataset, name = LabelDataset(labels_dir()), f"app_{photo.photo_id}"
     try:
-        # a validation photo trained on would make every later comparison of models flatter it
-        kept = "val" if dataset.find(name) == "val" else "train"
         saved = dataset.save(
             name,
             reading.pixels,
@@ -40,7 +39,7 @@ def save_current() -> None:
                 for cls, (x1, y1, x2, y2) in boxes
                 if x2 > x1 and y2 > y1  # a box squashed flat at the photo's edge shows no tile
             ],
-            split="review" if needs_review else kept,
+            split=dataset.split_to_save(name, done=not needs_review),
         )
     except (LabelError, OSError) as exc:
         st.session_state.label_error = exc  # shown in the page's language (i18n.label_problem)

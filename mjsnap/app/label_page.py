@@ -153,10 +153,8 @@ def save_photo(dataset: LabelDataset, name: str, path: Path, rows: list[dict], d
     saved under the same name (from another folder) is never replaced: LabelError ``name_taken``; nor, with
     ``last_seen`` (the dataset's `saved_stamp` when the rows were taken), a label saved since then by another
     session: LabelError ``saved_meanwhile``."""
-    previous = dataset.find(name)
-    split = ("val" if previous == "val" else "train") if done else "review"
-    return dataset.save(name, upright(path), boxes_from_rows(rows), split=split, replace_other=False,
-                        last_seen=last_seen)
+    return dataset.save(name, upright(path), boxes_from_rows(rows), split=dataset.split_to_save(name, done),
+                        replace_other=False, last_seen=last_seen)
 
 
 def tiles_region(rows: list[dict], width: int, height: int) -> tuple[int, int, int, int]:
