@@ -26,9 +26,6 @@ from mjsnap.paths import repo_relative  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 from vision.turned import turn_photo, write_derived  # noqa: E402
 
-FIELDS = {"map50", "tile_accuracy", "tile_errors", "missed", "misclassified", "extra", "exact_match", "ms_per_image"}
-
-
 def write_turned_set(images: list[ev.LabelledImage], quarter_turns: int, folder: Path) -> list[ev.LabelledImage]:
     """Every photo turned by the same number of quarter turns, in an ultralytics layout under ``folder``."""
     return write_derived(images, lambda rgb, xyxy: turn_photo(rgb, xyxy, quarter_turns), folder)
@@ -41,15 +38,10 @@ def to_markdown(report: dict) -> str:
         f"{report['date']}: {report['data']} ({report['images']} photos, {report['tiles']} tiles), each turned "
         "counter-clockwise in its pixels and re-saved as JPEG (quality 95); `benchmarks/orientation.py`.",
         "",
-        "| model | turn | mAP50 | tile accuracy | errors (missed / misread / extra) | exact | ms/photo |",
-        "|---|---:|---:|---:|---|---:|---:|",
+        "| model | turn " + ev.READING_COLUMNS[0],
+        "|---|---:" + ev.READING_COLUMNS[1],
+        *[f"| {row['model']} | {row['degrees']} | {ev.reading_cells(row)} |" for row in report["rows"]],
     ]
-    for row in report["rows"]:
-        lines.append(
-            f"| {row['model']} | {row['degrees']} | {row['map50']:.3f} | {row['tile_accuracy']:.4f} | "
-            f"{row['tile_errors']} ({row['missed']} / {row['misclassified']} / {row['extra']}) | "
-            f"{row['exact_match']:.3f} | {row['ms_per_image']:.0f} |"
-        )
     return "\n".join(lines) + "\n"
 
 
@@ -72,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = ev.evaluate(predictor, turned, args.conf, repo_relative(model), f"turned {90 * quarter_turns}")
                 print(report.summary(), flush=True)
                 rows.append({"model": repo_relative(model), "backend": backend, "degrees": 90 * quarter_turns,
-                             **report.model_dump(include=FIELDS)})
+                             **report.model_dump(include=ev.READING_FIELDS)})
     result = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "data": repo_relative(args.data),

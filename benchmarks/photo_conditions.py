@@ -32,9 +32,6 @@ from mjsnap.paths import repo_relative  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 from vision.turned import write_derived  # noqa: E402
 
-FIELDS = {"map50", "tile_accuracy", "tile_errors", "missed", "misclassified", "extra", "exact_match", "ms_per_image"}
-
-
 def _gains(rgb: np.ndarray, gains: tuple[float, float, float]) -> np.ndarray:
     return np.clip(rgb.astype(np.float32) * np.asarray(gains, np.float32), 0, 255).astype(np.uint8)
 
@@ -89,15 +86,10 @@ def to_markdown(report: dict) -> str:
         "|---|---|",
         *[f"| {name} | {CONDITIONS[name][0]} |" for name in report["conditions"]],
         "",
-        "| model | condition | mAP50 | tile accuracy | errors (missed / misread / extra) | exact | ms/photo |",
-        "|---|---|---:|---:|---|---:|---:|",
+        "| model | condition " + ev.READING_COLUMNS[0],
+        "|---|---" + ev.READING_COLUMNS[1],
+        *[f"| {row['model']} | {row['condition']} | {ev.reading_cells(row)} |" for row in report["rows"]],
     ]
-    for row in report["rows"]:
-        lines.append(
-            f"| {row['model']} | {row['condition']} | {row['map50']:.3f} | {row['tile_accuracy']:.4f} | "
-            f"{row['tile_errors']} ({row['missed']} / {row['misclassified']} / {row['extra']}) | "
-            f"{row['exact_match']:.3f} | {row['ms_per_image']:.0f} |"
-        )
     return "\n".join(lines) + "\n"
 
 
@@ -124,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                 report = ev.evaluate(predictor, changed, args.conf, repo_relative(model), condition)
                 print(report.summary(), flush=True)
                 rows.append({"model": repo_relative(model), "backend": backend, "condition": condition,
-                             **report.model_dump(include=FIELDS),
+                             **report.model_dump(include=ev.READING_FIELDS),
                              "top_confusions": report.model_dump().get("top_confusions", [])[:8]})
     result = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),

@@ -74,14 +74,13 @@ def to_markdown(report: dict) -> str:
         "*one look*: the detector's first pass only. A tile's height is given as a share of the photo's and in "
         "pixels of a 640 px input, which is roughly what the tile detector sees.",
         "",
-        "| model | look | scale | tile height (of photo) | ~px at 640 | mAP50 | tile accuracy | errors (missed / misread / extra) | exact | ms/photo |",
-        "|---|---|---:|---:|---:|---:|---:|---|---:|---:|",
+        "| model | look | scale | tile height (of photo) | ~px at 640 " + ev.READING_COLUMNS[0],
+        "|---|---|---:|---:|---:" + ev.READING_COLUMNS[1],
     ]
     for row in report["rows"]:
         lines.append(
-            f"| {row['model']} | {'second look' if row['zoom'] else 'one look'} | {row['scale']:g} | {row['tile_height']:.3f} | {row['tile_height'] * 640:.0f} | "
-            f"{row['map50']:.3f} | {row['tile_accuracy']:.4f} | {row['tile_errors']} ({row['missed']} / "
-            f"{row['misclassified']} / {row['extra']}) | {row['exact_match']:.3f} | {row['ms_per_image']:.0f} |"
+            f"| {row['model']} | {'second look' if row['zoom'] else 'one look'} | {row['scale']:g} | "
+            f"{row['tile_height']:.3f} | {row['tile_height'] * 640:.0f} | {ev.reading_cells(row)} |"
         )
     return "\n".join(lines) + "\n"
 
@@ -111,8 +110,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(report.summary(), "(second look)" if zoom else "(one look)", flush=True)
                 rows.append({"model": repo_relative(model), "zoom": zoom, "backend": backend, "scale": scale,
                              "tile_height": height,
-                             **report.model_dump(include={"map50", "tile_accuracy", "tile_errors", "missed",
-                                                          "misclassified", "extra", "exact_match", "ms_per_image"})})
+                             **report.model_dump(include=ev.READING_FIELDS)})
     result = {
         "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
         "data": repo_relative(args.data),

@@ -30,9 +30,9 @@ def test_a_turned_set_keeps_each_photos_labels_on_its_tiles(tmp_path, quarter_tu
     assert np.abs(turned.xyxy - turn_boxes(boxes, 70, 40, quarter_turns)).max() < 0.01
 
 
-def test_the_table_has_one_row_per_model_and_turn():
+def test_the_table_has_one_row_per_model_and_turn_and_shows_rows_from_before_name_errors_as_dashes():
     row = {"model": "models/current", "degrees": 90, "map50": 0.96, "tile_accuracy": 0.97, "tile_errors": 110,
            "missed": 29, "misclassified": 8, "extra": 73, "exact_match": 0.54, "ms_per_image": 55.0}
     text = orientation.to_markdown({"date": "d", "data": "cmd", "images": 80, "tiles": 1266, "rows": [row, {**row, "degrees": 180}]})
-    assert "| models/current | 90 | 0.960 | 0.9700 | 110 (29 / 8 / 73) | 0.540 | 55 |" in text
+    assert "| models/current | 90 | 0.960 | 0.9700 | 110 (29 / 8 / 73) | 0.540 | - | - | 55 |" in text
     assert text.count("| models/current |") == 2

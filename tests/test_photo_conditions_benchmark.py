@@ -49,9 +49,13 @@ def test_warm_light_turns_a_white_face_yellow():
 
 def test_the_table_names_every_condition_and_has_a_row_per_model_and_condition():
     row = {"model": "models/current", "condition": "dim", "map50": 0.96, "tile_accuracy": 0.97, "tile_errors": 110,
-           "missed": 29, "misclassified": 8, "extra": 73, "exact_match": 0.54, "ms_per_image": 55.0}
+           "missed": 29, "misclassified": 8, "extra": 73, "exact_match": 0.54, "name_errors": 12,
+           "hands_read_right": 0.8, "ms_per_image": 55.0}
     text = photo_conditions.to_markdown({"date": "d", "data": "cmd", "images": 80, "tiles": 1266, "conf": 0.25,
                                          "conditions": ["dim", "bright"],
                                          "rows": [row, {**row, "condition": "bright"}]})
-    assert "| models/current | dim | 0.960 | 0.9700 | 110 (29 / 8 / 73) | 0.540 | 55 |" in text
+    assert "| models/current | dim | 0.960 | 0.9700 | 110 (29 / 8 / 73) | 0.540 | 12 | 0.800 | 55 |" in text
+    lines = text.splitlines()
+    table = lines[lines.index(next(line for line in lines if line.startswith("| model |"))):]
+    assert len(table) == 4 and len({line.count("|") for line in table}) == 1, table
     assert text.count("| models/current |") == 2 and "| bright | overexposed" in text

@@ -38,11 +38,11 @@ def model_dir(path: Path, version: str, weights: bytes, **stages: bytes) -> Path
     return path
 
 
-def report(map50: float, errors: int = 3, recall_1m: float = 0.5) -> EvalReport:
+def report(map50: float, errors: int = 3, recall_1m: float = 0.5, name_errors: int | None = 2) -> EvalReport:
     return EvalReport(
         model="m", data="val.yaml:val", images=4, true_tiles=12, conf=0.25, map50=map50, map50_95=map50 / 2,
         tile_accuracy=0.5, tile_errors=errors, missed=errors, misclassified=0, extra=0, exact_match=0.25,
-        ms_per_image=1.0, per_class=[ClassMetrics(name="1m", true_tiles=4, ap50=map50, recall=recall_1m)],
+        ms_per_image=1.0, name_errors=name_errors, hands_read_right=None if name_errors is None else 0.5, per_class=[ClassMetrics(name="1m", true_tiles=4, ap50=map50, recall=recall_1m)],
         top_confusions=[Confusion(true="1m", predicted="2m", count=errors)],
     )
 
@@ -78,6 +78,18 @@ def test_comparison_tables_and_decision():
     assert [(c.true, c.predicted, c.current, c.candidate) for c in table.confusions] == [("1m", "2m", 5, 1)]
     assert registry.promote_decision(table).accepted
     assert not registry.promote_decision(compare.build_comparison(report(0.9), report(0.6))).accepted
+
+
+def test_name_figures_compare_and_decide_and_a_report_without_them_leaves_them_out():
+    table = compare.build_comparison(report(0.6, name_errors=4), report(0.6, name_errors=1))
+    rows = {r.metric: r for r in table.metrics}
+    assert rows["name_errors"].better == "candidate" and rows["hands_read_right"].better == "same"
+    assert registry.promote_decision(table, "name_errors").accepted
+    assert not registry.promote_decision(table, "hands_read_right").accepted  # equal is not better
+    older = compare.build_comparison(report(0.6, name_errors=None), report(0.9))
+    assert "name_errors" not in {r.metric for r in older.metrics} and "map50" in {r.metric for r in older.metrics}
+    with pytest.raises(ValueError, match="written before"):
+        registry.promote_decision(older, "name_errors")
 
 
 def test_comparison_refuses_reports_on_different_data():

@@ -112,6 +112,19 @@ def test_tiny_training_run_export_and_eval(tiny_dataset, tmp_path):
     report = ev.EvalReport.model_validate_json(report_path.read_text())
     assert report.images == 2 and report.true_tiles == 6
     assert 0.0 <= report.map50 <= 1.0 and 0.0 <= report.tile_accuracy <= 1.0
+    assert report.name_errors >= 0 and 0.0 <= report.hands_read_right <= 1.0
+
+    # an eval report from before the name figures were counted still goes into the model's metrics
+    older = {k: v for k, v in json.loads(report_path.read_text()).items() if k not in ("name_errors", "hands_read_right")}
+    (tmp_path / "older.json").write_text(json.dumps(older))
+    for name, with_names in (("report.json", True), ("older.json", False)):
+        result = runner.invoke(
+            app, ["export", "--weights", str(run / "weights" / "best.pt"), "--out", str(tmp_path / f"model_{name}"), "--imgsz",
+                  "64", "--version", "tiny-0", "--train-command", "t", "--data", "tiny", "--metrics-json",
+                  str(tmp_path / name)])
+        assert result.exit_code == 0, result.output
+        (recorded,) = json.loads((tmp_path / f"model_{name}" / "meta.json").read_text())["metrics"].values()
+        assert recorded["images"] == 2 and ("name_errors" in recorded) is with_names
 
 
 def test_train_without_data_or_resume_is_a_usage_error():
@@ -416,22 +429,45 @@ def _predict(boxes, classes, conf=None):
     "boxes, classes, conf, expected",
     [
         # perfect
-        (TRUTH.xyxy, [0, 1, 2], None, {"tile_accuracy": 1.0, "tile_errors": 0, "exact_match": 1.0}),
+        (TRUTH.xyxy, [0, 1, 2], None,
+         {"tile_accuracy": 1.0, "tile_errors": 0, "exact_match": 1.0, "name_errors": 0, "hands_read_right": 1.0}),
         # one tile read as another kind
-        (TRUTH.xyxy, [0, 5, 2], None, {"tile_accuracy": 0.6667, "misclassified": 1, "exact_match": 0.0}),
-        # one tile missed and one extra box elsewhere
+        (TRUTH.xyxy, [0, 5, 2], None,
+         {"tile_accuracy": 0.6667, "misclassified": 1, "exact_match": 0.0, "name_errors": 1, "hands_read_right": 0.0}),
+        # one tile missed and one extra box elsewhere, which carries the missed tile's name: the names are right
         ([[0, 0, 10, 10], [20, 0, 30, 10], [80, 80, 90, 90]], [0, 1, 2], None,
-         {"tile_accuracy": 0.6667, "missed": 1, "extra": 1, "tile_errors": 2}),
-        # a low-confidence box is below the operating threshold: a miss, not an extra
-        (TRUTH.xyxy, [0, 1, 2], [0.9, 0.9, 0.1], {"missed": 1, "extra": 0, "tile_accuracy": 0.6667}),
+         {"tile_accuracy": 0.6667, "missed": 1, "extra": 1, "tile_errors": 2, "name_errors": 0, "hands_read_right": 1.0}),
+        # a low-confidence box is below the operating threshold: a miss, not an extra, and a name short
+        (TRUTH.xyxy, [0, 1, 2], [0.9, 0.9, 0.1], {"missed": 1, "extra": 0, "tile_accuracy": 0.6667, "name_errors": 1}),
         # a box that overlaps too little (IoU < 0.5) does not count
         ([[0, 0, 10, 10], [20, 0, 30, 10], [46, 0, 56, 10]], [0, 1, 2], None, {"missed": 1, "extra": 1}),
+        # an out-of-focus tile boxed at twice its size: no tile error is a name error
+        ([[0, 0, 10, 10], [20, 0, 30, 10], [35, -5, 55, 15]], [0, 1, 2], None,
+         {"missed": 1, "extra": 1, "exact_match": 0.0, "name_errors": 0, "hands_read_right": 1.0}),
+        # an extra tile read besides the three: one name too many
+        ([*TRUTH.xyxy.tolist(), [80, 80, 90, 90]], [0, 1, 2, 7], None, {"extra": 1, "name_errors": 1}),
     ],
 )
 def test_tile_metrics(boxes, classes, conf, expected):
     report = ev.evaluate(_predict(boxes, classes, conf), [TRUTH], 0.25, "m", "d")
     for key, value in expected.items():
         assert getattr(report, key) == pytest.approx(value, abs=1e-4), key
+
+
+@pytest.mark.parametrize(
+    "truth, read, changes",
+    [
+        ([0, 1, 2], [0, 1, 2], 0),
+        ([0, 1, 2], [2, 0, 1], 0),  # order does not matter
+        ([0, 1, 2], [0, 1], 1),  # one name dropped
+        ([0, 1], [0, 1, 5], 1),  # one added
+        ([0, 0, 1], [0, 1, 1], 1),  # one replaced
+        ([0, 1], [2, 3, 4], 3),  # two replaced and one added
+        ([], [], 0),
+    ],
+)
+def test_names_apart_counts_the_fewest_one_tile_changes(truth, read, changes):
+    assert ev.names_apart(np.array(truth, np.int64), np.array(read, np.int64)) == changes
 
 
 def test_confusions_and_per_class_recall():

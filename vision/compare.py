@@ -11,7 +11,8 @@ from pydantic import BaseModel
 from vision import evaluate as ev
 
 # metric name -> True when higher is better (the choices of `mjsnap promote --metric`)
-METRICS = {"map50": True, "map50_95": True, "tile_accuracy": True, "exact_match": True, "tile_errors": False}
+METRICS = {"map50": True, "map50_95": True, "tile_accuracy": True, "exact_match": True, "tile_errors": False,
+           "hands_read_right": True, "name_errors": False}
 
 
 class MetricRow(BaseModel):
@@ -46,8 +47,8 @@ class Comparison(BaseModel):
     confusions: list[ConfusionRow]
 
     def table(self) -> str:
-        lines = [f"{'metric':<14}{'current':>10}{'candidate':>11}{'delta':>9}  better",
-                 *(f"{r.metric:<14}{r.current:>10.4f}{r.candidate:>11.4f}{r.delta:>+9.4f}  {r.better}"
+        lines = [f"{'metric':<17}{'current':>10}{'candidate':>11}{'delta':>9}  better",
+                 *(f"{r.metric:<17}{r.current:>10.4f}{r.candidate:>11.4f}{r.delta:>+9.4f}  {r.better}"
                    for r in self.metrics)]
         return "\n".join(lines)
 
@@ -100,6 +101,8 @@ def build_comparison(current: ev.EvalReport, candidate: ev.EvalReport) -> Compar
                          f"{candidate.data} ({candidate.images} images)")
     rows = []
     for metric, higher in METRICS.items():
+        if getattr(current, metric) is None or getattr(candidate, metric) is None:
+            continue  # a report written before the metric was measured (EvalReport's name figures)
         a, b = _metric_value(current, metric), _metric_value(candidate, metric)
         gain = (b - a) if higher else (a - b)
         rows.append(MetricRow(metric=metric, current=a, candidate=b, delta=round(b - a, 4),

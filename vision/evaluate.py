@@ -7,6 +7,10 @@
   correct / true tiles; tile errors = missed + misclassified + extra (unmatched predictions); an image is an exact
   match when it has no tile error. Per-class recall = correct / true tiles of that class; confusions count
   (true, predicted) pairs of matched tiles with the wrong class.
+- What the scorer gets, wherever the boxes lie: a photo's *name errors* are the fewest one-tile changes (a name
+  added, dropped or replaced) that turn the names read into the labelled ones, counted as multisets; a photo is
+  *read right* when it has none. A box twice a tile's size (out of focus) is a missed tile and an extra one above,
+  and no name error here.
 """
 
 from __future__ import annotations
@@ -199,6 +203,8 @@ class EvalReport(BaseModel):
     extra: int
     exact_match: float
     ms_per_image: float
+    name_errors: int | None = None  # None in reports written before evaluate counted them (2026-12-07)
+    hands_read_right: float | None = None
     per_class: list[ClassMetrics]
     top_confusions: list[Confusion]
 
@@ -207,8 +213,14 @@ class EvalReport(BaseModel):
             f"{self.model} on {self.data}: {self.images} images, {self.true_tiles} tiles | mAP50 {self.map50:.4f} "
             f"mAP50-95 {self.map50_95:.4f} | tile accuracy {self.tile_accuracy:.4f} (conf {self.conf}), "
             f"tile errors {self.tile_errors} (missed {self.missed}, misclassified {self.misclassified}, "
-            f"extra {self.extra}) | exact-match images {self.exact_match:.4f} | {self.ms_per_image:.1f} ms/image"
+            f"extra {self.extra}) | exact-match images {self.exact_match:.4f} | {self.names_summary()}"
+            f"{self.ms_per_image:.1f} ms/image"
         )
+
+    def names_summary(self) -> str:
+        if self.name_errors is None or self.hands_read_right is None:
+            return ""
+        return f"name errors {self.name_errors}, photos read right {self.hands_read_right:.4f} | "
 
 
 def evaluate(
@@ -226,7 +238,7 @@ def evaluate(
     true_per_class = np.zeros(n_classes, dtype=np.int64)
     correct_per_class = np.zeros(n_classes, dtype=np.int64)
     confusions: Counter[tuple[int, int]] = Counter()
-    missed = misclassified = extra = exact = 0
+    missed = misclassified = extra = exact = name_errors = read_right = 0
     elapsed = 0.0
     for item in images:
         start = time.perf_counter()
@@ -250,6 +262,8 @@ def evaluate(
         image_extra = len(matching.class_id) - len(matching.pairs)
         missed, misclassified, extra = missed + image_missed, misclassified + wrong, extra + image_extra
         exact += image_missed + wrong + image_extra == 0
+        image_name_errors = names_apart(item.class_id, matching.class_id)
+        name_errors, read_right = name_errors + image_name_errors, read_right + (image_name_errors == 0)
 
     tp = np.concatenate(tp_rows) if tp_rows else np.zeros((0, len(MAP_IOUS)), dtype=bool)
     confidence = np.concatenate(conf_rows) if conf_rows else np.zeros(0)
@@ -281,11 +295,33 @@ def evaluate(
         extra=extra,
         exact_match=round(exact / len(images), 4) if images else 0.0,
         ms_per_image=round(1000 * elapsed / max(len(images), 1), 2),
+        name_errors=name_errors,
+        hands_read_right=round(read_right / len(images), 4) if images else 0.0,
         per_class=per_class,
         top_confusions=[
             Confusion(true=CLASS_NAMES[t], predicted=CLASS_NAMES[p], count=n) for (t, p), n in confusions.most_common(top_k)
         ],
     )
+
+
+def names_apart(truth: np.ndarray, read: np.ndarray) -> int:
+    """The fewest one-tile changes (add, drop or replace a name) from the names ``read`` to the ``truth``'s."""
+    wanted, got = Counter(np.asarray(truth).tolist()), Counter(np.asarray(read).tolist())
+    return max(sum((wanted - got).values()), sum((got - wanted).values()))
+
+
+# The figures a benchmark keeps of each report (a row of its JSON) and how its tables show them, alike everywhere.
+READING_FIELDS = {"map50", "tile_accuracy", "tile_errors", "missed", "misclassified", "extra", "exact_match",
+                  "name_errors", "hands_read_right", "ms_per_image"}
+READING_COLUMNS = ("| mAP50 | tile accuracy | errors (missed / misread / extra) | exact | name errors | read right "
+                   "| ms/photo |", "|---:|---:|---|---:|---:|---:|---:|")
+
+
+def reading_cells(row: dict) -> str:
+    """A row's READING_FIELDS as the cells under READING_COLUMNS ("-" where a row written before them lacks a figure)."""
+    names = "- | -" if row.get("name_errors") is None else f"{row['name_errors']} | {row['hands_read_right']:.3f}"
+    return (f"{row['map50']:.3f} | {row['tile_accuracy']:.4f} | {row['tile_errors']} ({row['missed']} / "
+            f"{row['misclassified']} / {row['extra']}) | {row['exact_match']:.3f} | {names} | {row['ms_per_image']:.0f}")
 
 
 MAP_CONF = 0.001  # predictions are kept down to this confidence so the PR curves are complete

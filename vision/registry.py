@@ -377,9 +377,11 @@ def _install(
 
 
 def promote_decision(comparison: Comparison, metric: str = DEFAULT_METRIC, min_gain: float = 0.0) -> Decision:
-    row = next(r for r in comparison.metrics if r.metric == metric) if metric in METRICS else None
-    if row is None:
+    if metric not in METRICS:
         raise ValueError(f"metric {metric!r} is not one of {', '.join(METRICS)}")
+    row = next((r for r in comparison.metrics if r.metric == metric), None)
+    if row is None:
+        raise ValueError(f"metric {metric!r}: a report of the comparison was written before it was measured")
     return decide(row.candidate, row.current, metric, min_gain)
 
 
@@ -415,7 +417,9 @@ class PromoteResult(BaseModel):
     version: ModelVersion | None  # the new current version when accepted
 
 
-HEADLINE = ("images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match")
+HEADLINE = ("images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match",
+            "name_errors", "hands_read_right")
+NAME_FIGURES = ("name_errors", "hands_read_right")  # absent from eval reports written before 2026-12-07
 
 
 def _checkpoint_facts(checkpoint: Path) -> tuple[int, Any, str]:

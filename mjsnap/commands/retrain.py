@@ -182,7 +182,7 @@ def _print_comparison(comparison) -> None:
 def promote(
     candidate: Path = typer.Argument(..., help="a model directory or a training checkpoint (RUN/weights/best.pt)"),
     data: Path = typer.Option(..., help="validation data both models are measured on (dataset folder or config)"),
-    metric: str = typer.Option("map50", help="map50, map50_95, tile_accuracy, exact_match or tile_errors"),
+    metric: str = typer.Option("map50", help="map50, map50_95, tile_accuracy, exact_match, tile_errors, hands_read_right or name_errors"),
     min_gain: float = typer.Option(0.0, min=0.0, callback=finite,
                                    help="the candidate must beat the current model by more than this"),
     split: str = typer.Option("val", help="which split of --data to measure on"),

@@ -234,6 +234,7 @@ def export(
     from mjsnap import jsontext
     from mjsnap.paths import MODELS_DIR
     from vision.export import export_model_dir
+    from vision.registry import HEADLINE, NAME_FIGURES
 
     out = out or MODELS_DIR / "current"
     require_output_dir("--out", out)
@@ -242,8 +243,7 @@ def export(
     for path in metrics_json or []:
         try:
             report = jsontext.loads(path.read_text(encoding="utf-8"))
-            metrics[report["data"]] = {k: report[k] for k in (
-                "images", "true_tiles", "conf", "map50", "map50_95", "tile_accuracy", "tile_errors", "exact_match")}
+            metrics[report["data"]] = {k: report[k] for k in HEADLINE if k in report or k not in NAME_FIGURES}
         except OSError as exc:
             _refuse(f"--metrics-json {path}: {exc.strerror}")
         except (ValueError, KeyError, TypeError):  # not JSON, or JSON of something else
