@@ -444,6 +444,21 @@ def test_a_csv_that_cannot_be_written_leaves_no_partial_file(tmp_path: Path) -> 
     assert [p.name for p in tmp_path.iterdir()] == ["results.csv"]
 
 
+def test_two_runs_given_the_same_csv_never_write_into_one_file(tmp_path: Path) -> None:
+    path = tmp_path / "results.csv"
+
+    def first_run():  # a second run writes the same CSV, whole, while the first is halfway through its rows
+        yield {"path": "a1.jpg", "status": "scored"}
+        assert write_csv([{"path": "b1.jpg", "status": "error"}], path) == 1
+        yield {"path": "a2.jpg", "status": "scored"}
+
+    assert write_csv(first_run(), path) == 2
+    with path.open(encoding="utf-8", newline="") as handle:
+        assert [(row["path"], row["status"]) for row in csv.DictReader(handle)] == [("a1.jpg", "scored"), ("a2.jpg", "scored")]
+    assert [p.name for p in tmp_path.iterdir()] == ["results.csv"]
+    assert path.stat().st_mode & 0o777 == 0o644
+
+
 def test_a_file_name_that_is_not_utf8_is_scored_recorded_and_resumed(tmp_path: Path, archive: Path) -> None:
     # a GBK name from a Windows zip: Python keeps its bytes as lone surrogates, which UTF-8 cannot encode
     gbk = archive / "麻将.jpg".encode("gbk").decode("utf-8", "surrogateescape")

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import csv
+import os
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from mjsnap.batch.summary import winner_points
+from mjsnap.labels import FILE_MODE
 
 CSV_COLUMNS = (
     "path", "sha256", "bytes", "status", "error_code", "error", "duplicate_of", "ruleset", "model_version",
@@ -48,23 +51,25 @@ def csv_row(record: dict[str, Any]) -> dict[str, Any]:
 
 
 def write_csv(records: Iterable[dict[str, Any]], path: Path) -> int:
-    """Write the rows; returns how many. Written to a temporary name first so a kill never leaves half a CSV."""
-    temporary = path.with_name(path.name + ".partial")
+    """Write the rows; returns how many. Written to a temporary file of its own first, so a kill never leaves half a
+    CSV and two runs given the same --csv never write into one file: the last one to finish is the CSV."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".partial")
     try:
-        count = _write_rows(records, temporary)
-        temporary.replace(path)
+        with open(handle, "w", newline="", encoding="utf-8", errors="backslashreplace") as out:  # undecodable names
+            os.fchmod(out.fileno(), FILE_MODE)
+            count = _write_rows(records, out)
+        os.replace(temporary, path)
     except BaseException:  # nor a failed one a .partial file
-        temporary.unlink(missing_ok=True)
+        Path(temporary).unlink(missing_ok=True)
         raise
     return count
 
 
-def _write_rows(records: Iterable[dict[str, Any]], path: Path) -> int:
+def _write_rows(records: Iterable[dict[str, Any]], out: TextIO) -> int:
+    writer = csv.DictWriter(out, fieldnames=CSV_COLUMNS)
+    writer.writeheader()
     count = 0
-    with path.open("w", newline="", encoding="utf-8", errors="backslashreplace") as handle:  # undecodable names
-        writer = csv.DictWriter(handle, fieldnames=CSV_COLUMNS)
-        writer.writeheader()
-        for record in records:
-            writer.writerow(csv_row(record))
-            count += 1
+    for record in records:
+        writer.writerow(csv_row(record))
+        count += 1
     return count
