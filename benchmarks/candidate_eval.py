@@ -6,8 +6,8 @@
 
 Each model reads each set as `mjsnap eval` does (backend auto, confidence 0.25) and its report is written to
 benchmarks/results/OUT/eval_SET_MODEL.json; a report already there is read instead, so a run cut short goes on.
-OUT/summary.md and summary.json then hold tile errors (missed / misclassified / extra) and exact match per set and
-model. The generated sets live in work/exp23 (drawn in session 23 and kept, so the numbers of candidates of
+OUT/summary.md and summary.json then hold tile errors (missed / misclassified / extra), exact match and name errors
+(vision.evaluate: what the scorer gets) per set and model. The generated sets live in work/exp23 (drawn in session 23 and kept, so the numbers of candidates of
 different sessions compare); on a machine without them they are drawn there again first.
 """
 
@@ -107,12 +107,13 @@ def collect(models: Sequence[tuple[str, Path]], sets: Sequence[EvalSet], out: Pa
 
 
 def summary_table(reports: dict[str, dict[str, EvalReport]]) -> str:
-    """Markdown: a row per set, a column per model, each cell 'errors (missed / misclassified / extra), exact'."""
+    """Markdown: a row per set, a column per model, each cell 'errors (missed / misclassified / extra), exact, name
+    errors' (the last left out for a report written before evaluate counted them)."""
     names = list(next(iter(reports.values())))
     lines = ["| set | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
     for set_name, by_model in reports.items():
         cells = [f"{r.tile_errors} ({r.missed} / {r.misclassified} / {r.extra}), {r.exact_match:.3f}"
-                 for r in (by_model[n] for n in names)]
+                 + ("" if r.name_errors is None else f", {r.name_errors}") for r in (by_model[n] for n in names)]
         lines.append(f"| {set_name} ({by_model[names[0]].images} photos) | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -132,9 +133,11 @@ def main(argv: Sequence[str] | None = None) -> None:
     reports = collect(args.models, [SETS[s] for s in args.sets.split(",")], out)
     table = summary_table(reports)
     (out / "summary.md").write_text(
-        "Tile errors (missed / misclassified / extra) and whole photos read without an error (exact match), "
+        "Tile errors (missed / misclassified / extra), whole photos read without an error (exact match) and name "
+        "errors (the fewest one-tile changes that make the names read the labelled ones, wherever the boxes lie), "
         f"confidence {CONF}; written by benchmarks/candidate_eval.py.\n\n{table}\n")
-    fields = {"tile_errors", "missed", "misclassified", "extra", "exact_match", "images"}
+    fields = {"tile_errors", "missed", "misclassified", "extra", "exact_match", "name_errors", "hands_read_right",
+              "images"}
     (out / "summary.json").write_text(json.dumps(
         {s: {n: r.model_dump(include=fields) for n, r in by_model.items()} for s, by_model in reports.items()},
         indent=1) + "\n")

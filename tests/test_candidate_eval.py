@@ -75,12 +75,13 @@ def test_reports_are_written_once_and_read_back_when_the_run_goes_on(tmp_path: P
 
 def test_the_table_has_a_row_per_set_and_a_column_per_model_in_the_given_order() -> None:
     table = candidate_eval.summary_table({"cmd": {"current": _report(12, 0.7), "new": _report(9, 0.75)},
-                                          "val31": {"current": _report(20), "new": _report(25)}})
-    assert table.splitlines() == [
+                                          "val31": {"current": _report(20), "new": _report(25).model_copy(
+                                              update={"name_errors": 7, "hands_read_right": 0.5})}})
+    assert table.splitlines() == [  # a report written before name errors were counted shows none
         "| set | current | new |",
         "|---|---:|---:|",
         "| cmd (4 photos) | 12 (1 / 11 / 0), 0.700 | 9 (1 / 8 / 0), 0.750 |",
-        "| val31 (4 photos) | 20 (1 / 19 / 0), 0.500 | 25 (1 / 24 / 0), 0.500 |",
+        "| val31 (4 photos) | 20 (1 / 19 / 0), 0.500 | 25 (1 / 24 / 0), 0.500, 7 |",
     ]
 
 
