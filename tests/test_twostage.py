@@ -661,7 +661,7 @@ def test_no_boxes_classify_to_an_empty_array():
     assert probs.shape == (0, len(CLASS_NAMES))
 
 
-@pytest.mark.parametrize("name", ["photo", "style", "warp"])
+@pytest.mark.parametrize("name", ["photo", "style", "warp", "blur"])
 def test_crop_augmentations_keep_shape_and_range_and_follow_the_seed(name):
     import torch
 
@@ -766,10 +766,61 @@ def test_warp_augmentation_bends_strokes_that_photo_augmentation_keeps_straight(
     assert warp > 0.9
 
 
+@pytest.mark.parametrize(
+    "degrees, length, defocus, mass_on",
+    [
+        (0, 9.0, False, "row"),  # a sideways smear: all its weight on the middle row, 9-10 px of it
+        (90, 9.0, False, "column"),
+        (45, 9.0, False, "diagonal"),
+        (0, 9.0, True, "disc"),  # out of focus: round, whatever the angle
+    ],
+)
+def test_blur_kernels_smear_along_their_angle_or_defocus_round(degrees, length, defocus, mass_on):
+    import math
+
+    import torch
+
+    from vision.twostage.fastcls import blur_kernels
+
+    (kernel,) = blur_kernels(torch.tensor([math.radians(degrees)]), torch.tensor([length]), torch.tensor([1.2]),
+                             torch.tensor([defocus]))[:, 0]
+    middle = kernel.shape[0] // 2
+    assert float(kernel.sum()) == pytest.approx(1.0, abs=1e-5) and float(kernel.min()) >= 0
+    if mass_on == "row":
+        assert float(kernel[middle].sum()) > 0.99 and int((kernel[middle] > 0.05).sum()) in (9, 10)
+    elif mass_on == "column":
+        assert float(kernel[:, middle].sum()) > 0.99
+    elif mass_on == "diagonal":
+        assert float(torch.diagonal(kernel).sum()) > 0.5 and float(torch.fliplr(kernel).diagonal().sum()) < 0.2
+    else:
+        assert torch.allclose(kernel, kernel.T, atol=1e-6) and torch.allclose(kernel, torch.flipud(kernel), atol=1e-6)
+
+
+def test_blur_augmentation_softens_edges_of_about_its_share_of_the_crops(monkeypatch):
+    """A sharp black square on white: 'photo' (no face zoom) keeps its edges steep on every crop; 'blur' softens them
+    on about BLUR_SHARE of the crops, as a moving phone or a missed focus does."""
+    import torch
+
+    from vision.twostage import fastcls
+
+    monkeypatch.setattr(fastcls, "FACE_ZOOM_SHARE", 0.0)
+    crops = torch.ones(400, 3, 64, 64)
+    crops[:, :, 20:44, 20:44] = 0.0
+
+    def soft_share(name: str) -> float:  # crops whose steepest step is under 0.8 of their whole contrast
+        out = fastcls.AUGMENTATIONS[name](crops.clone(), torch.Generator().manual_seed(4)).mean(dim=1)
+        steepest = torch.maximum((out[:, :, 1:] - out[:, :, :-1]).abs().amax(dim=(1, 2)),
+                                 (out[:, 1:] - out[:, :-1]).abs().amax(dim=(1, 2)))
+        return float((steepest < 0.8 * (out.amax(dim=(1, 2)) - out.amin(dim=(1, 2)))).float().mean())
+
+    assert soft_share("photo") < 0.01
+    assert abs(soft_share("blur") - fastcls.BLUR_SHARE) < 0.05
+
+
 def test_an_unknown_augmentation_is_refused(tmp_path):
     from vision.twostage.fastcls import train_fast_classifier
 
-    with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style, warp"):
+    with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style, warp, blur"):
         train_fast_classifier(tmp_path, tmp_path / "run", minutes=1, augmentation="flip")
 
 

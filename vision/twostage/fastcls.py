@@ -167,7 +167,57 @@ def _face_colour(batch):
     return middle.flatten(2).median(dim=2).values[:, :, None, None]
 
 
-AUGMENTATIONS = {"photo": augment, "style": augment_style, "warp": augment_warp}
+BLUR_SHARE = 0.3  # crops blurred as a photo taken with a moving phone or out of focus
+SMEAR = (0.03, 0.12)  # a moving phone's straight smear, any direction, in crop widths: 3-12 px at 96 (a 9 px smear
+# of a 640 px photo is 9-17 px on a 96 px crop of its tiles, benchmarks/photo_conditions.py's motion_blur; 16 px
+# across the strokes leaves no 三 to read)
+DEFOCUS = (0.008, 0.02)  # out of focus: a Gaussian's sigma, in crop widths (0.8-1.9 px at 96)
+DEFOCUS_SHARE = 0.35  # of the blurred crops; the others are smeared
+
+
+def augment_blur(batch, generator, labels=None):
+    """`augment`, then BLUR_SHARE of the crops blurred as a phone photo of a dim room is: smeared in a straight
+    line (the phone moved while the shutter was open; SMEAR) or out of focus (DEFOCUS). A blurred 八萬 must not
+    become 九萬: the numeral's shape, not its sharp edges, has to carry the class."""
+    import torch
+    import torch.nn.functional as F
+
+    out = augment(batch, generator, labels)
+    n, _, h, w = out.shape
+    blurred = torch.nonzero(torch.rand(n, generator=generator) < BLUR_SHARE).flatten()
+    defocus = torch.rand(n, generator=generator) < DEFOCUS_SHARE
+    angle = torch.rand(n, generator=generator) * math.pi
+    smear = (SMEAR[0] + (SMEAR[1] - SMEAR[0]) * torch.rand(n, generator=generator)) * w
+    sigma = (DEFOCUS[0] + (DEFOCUS[1] - DEFOCUS[0]) * torch.rand(n, generator=generator)) * w
+    if not len(blurred):
+        return out
+    kernels = blur_kernels(angle[blurred], smear[blurred], sigma[blurred], defocus[blurred]).to(out.device)
+    radius = kernels.shape[-1] // 2
+    chosen = F.pad(out[blurred], (radius,) * 4, mode="replicate")
+    m = len(blurred)  # one group per crop and channel: each crop its own kernel
+    smeared = F.conv2d(chosen.reshape(1, m * 3, *chosen.shape[2:]), kernels.repeat_interleave(3, dim=0), groups=m * 3)
+    out[blurred] = smeared.reshape(m, 3, h, w)
+    return out.clamp_(0, 1)
+
+
+def blur_kernels(angle, length, sigma, defocus):
+    """(n, 1, k, k) normalised kernels: a line of ``length`` px at ``angle`` (radians), one pixel wide with soft
+    edges, or where ``defocus``, a Gaussian of ``sigma`` px."""
+    import torch
+
+    radius = int(math.ceil(max(float(length.max()) / 2, 3 * float(sigma.max()), 1.0)))
+    steps = torch.arange(-radius, radius + 1, dtype=torch.float32)
+    y, x = torch.meshgrid(steps, steps, indexing="ij")
+    dx, dy = torch.cos(angle)[:, None, None], torch.sin(angle)[:, None, None]
+    along = (x * dx + y * dy).clamp(-length[:, None, None] / 2, length[:, None, None] / 2)
+    apart = torch.hypot(x - along * dx, y - along * dy)  # each kernel pixel's distance from the line segment
+    line = (1 - apart).clamp(min=0)
+    gauss = torch.exp(-(x**2 + y**2) / (2 * sigma[:, None, None] ** 2))
+    kernels = torch.where(defocus[:, None, None], gauss, line)
+    return (kernels / kernels.sum(dim=(1, 2), keepdim=True))[:, None]
+
+
+AUGMENTATIONS = {"photo": augment, "style": augment_style, "warp": augment_warp, "blur": augment_blur}
 
 
 def to_float(images: np.ndarray, device: str = "cpu"):
