@@ -13,16 +13,14 @@ Writes orientation.json and orientation.md to --out.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
-from datetime import datetime, timezone
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mjsnap.paths import repo_relative  # noqa: E402
+from benchmarks.derived_sets import add_common_arguments, models_of, read_row, report_head, write_report  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 from vision.turned import turn_photo, write_derived  # noqa: E402
 
@@ -47,35 +45,17 @@ def to_markdown(report: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", action="append", type=Path, help="model directory (repeatable; default models/current)")
-    parser.add_argument("--data", type=Path, default=REPO / "datasets" / "cmd.yaml")
-    parser.add_argument("--limit", type=int, help="photos per val folder")
-    parser.add_argument("--conf", type=float, default=0.25)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
+    add_common_arguments(parser)
     args = parser.parse_args(argv)
-    models = args.model or [REPO / "models" / "current"]
     images = ev.labelled_images(args.data, "val", args.limit)
     rows = []
     with tempfile.TemporaryDirectory(prefix="mjsnap-turned-") as tmp:
         for quarter_turns in range(4):
             turned = write_turned_set(images, quarter_turns, Path(tmp) / f"r{90 * quarter_turns}")
-            for model in models:
-                predictor, backend = ev.detector_predictor(model)
-                report = ev.evaluate(predictor, turned, args.conf, repo_relative(model), f"turned {90 * quarter_turns}")
-                print(report.summary(), flush=True)
-                rows.append({"model": repo_relative(model), "backend": backend, "degrees": 90 * quarter_turns,
-                             **report.model_dump(include=ev.READING_FIELDS)})
-    result = {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "data": repo_relative(args.data),
-        "images": len(images),
-        "tiles": int(sum(len(item.class_id) for item in images)),
-        "rows": rows,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "orientation.json").write_text(json.dumps(result, indent=2) + "\n")
-    (args.out / "orientation.md").write_text(to_markdown(result))
-    print(to_markdown(result))
+            for model in models_of(args):
+                row, _ = read_row(model, turned, args.conf, f"turned {90 * quarter_turns}", degrees=90 * quarter_turns)
+                rows.append(row)
+    write_report(args.out, "orientation", {**report_head(args.data, images), "rows": rows}, to_markdown)
     return 0
 
 

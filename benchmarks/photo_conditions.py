@@ -15,11 +15,9 @@ Writes photo_conditions.json and photo_conditions.md to --out.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 
 import cv2
@@ -28,7 +26,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mjsnap.paths import repo_relative  # noqa: E402
+from benchmarks.derived_sets import add_common_arguments, models_of, read_row, report_head, write_report  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 from vision.turned import write_derived  # noqa: E402
 
@@ -95,42 +93,22 @@ def to_markdown(report: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", action="append", type=Path, help="model directory (repeatable; default models/current)")
-    parser.add_argument("--data", type=Path, default=REPO / "datasets" / "cmd.yaml")
-    parser.add_argument("--limit", type=int, help="photos per val folder")
+    add_common_arguments(parser)
     parser.add_argument("--condition", action="append", choices=sorted(CONDITIONS), help="default: all of them")
-    parser.add_argument("--conf", type=float, default=0.25)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     parser.add_argument("--name", default="photo_conditions", help="results file stem")
     args = parser.parse_args(argv)
-    models = args.model or [REPO / "models" / "current"]
     conditions = args.condition or list(CONDITIONS)
     images = ev.labelled_images(args.data, "val", args.limit)
     rows = []
     with tempfile.TemporaryDirectory(prefix="mjsnap-conditions-") as tmp:
         for condition in conditions:
             changed = write_condition_set(images, condition, Path(tmp) / condition, args.seed)
-            for model in models:
-                predictor, backend = ev.detector_predictor(model)
-                report = ev.evaluate(predictor, changed, args.conf, repo_relative(model), condition)
-                print(report.summary(), flush=True)
-                rows.append({"model": repo_relative(model), "backend": backend, "condition": condition,
-                             **report.model_dump(include=ev.READING_FIELDS),
-                             "top_confusions": report.model_dump().get("top_confusions", [])[:8]})
-    result = {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "data": repo_relative(args.data),
-        "images": len(images),
-        "tiles": int(sum(len(item.class_id) for item in images)),
-        "conf": args.conf,
-        "conditions": conditions,
-        "rows": rows,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / f"{args.name}.json").write_text(json.dumps(result, indent=2) + "\n")
-    (args.out / f"{args.name}.md").write_text(to_markdown(result))
-    print(to_markdown(result))
+            for model in models_of(args):
+                row, report = read_row(model, changed, args.conf, condition, condition=condition)
+                rows.append({**row, "top_confusions": report.model_dump().get("top_confusions", [])[:8]})
+    result = {**report_head(args.data, images), "conf": args.conf, "conditions": conditions, "rows": rows}
+    write_report(args.out, args.name, result, to_markdown)
     return 0
 
 

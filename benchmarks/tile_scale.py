@@ -16,10 +16,8 @@ Writes tile_scale.json and tile_scale.md to --out.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import tempfile
-from datetime import datetime, timezone
 from itertools import product
 from pathlib import Path
 
@@ -28,7 +26,7 @@ import numpy as np
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from mjsnap.paths import repo_relative  # noqa: E402
+from benchmarks.derived_sets import add_common_arguments, models_of, read_row, report_head, write_report  # noqa: E402
 from vision import evaluate as ev  # noqa: E402
 from vision.synth.background import random_background  # noqa: E402
 from vision.turned import write_derived  # noqa: E402
@@ -87,42 +85,24 @@ def to_markdown(report: dict) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", action="append", type=Path, help="model directory (repeatable; default models/current)")
-    parser.add_argument("--data", type=Path, default=REPO / "datasets" / "cmd.yaml")
+    add_common_arguments(parser)
     parser.add_argument("--scales", type=float, nargs="+", default=[1, 2, 3, 4])
-    parser.add_argument("--limit", type=int, help="photos per val folder")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--conf", type=float, default=0.25)
-    parser.add_argument("--out", type=Path, default=REPO / "benchmarks" / "results")
     args = parser.parse_args(argv)
     if any(scale < 1 for scale in args.scales):
         parser.error("--scales must be 1 or more (the photo is pasted on a larger table)")
-    models = args.model or [REPO / "models" / "current"]
     images = ev.labelled_images(args.data, "val", args.limit)
     rows = []
     with tempfile.TemporaryDirectory(prefix="mjsnap-scale-") as tmp:
         for scale in args.scales:
             scaled = write_scaled(images, scale, Path(tmp) / f"x{scale:g}", args.seed)
             height = median_tile_height(scaled)
-            for model, zoom in product(models, (True, False)):
-                predictor, backend = ev.detector_predictor(model, zoom=zoom)
-                report = ev.evaluate(predictor, scaled, args.conf, repo_relative(model), f"x{scale:g}")
-                print(report.summary(), "(second look)" if zoom else "(one look)", flush=True)
-                rows.append({"model": repo_relative(model), "zoom": zoom, "backend": backend, "scale": scale,
-                             "tile_height": height,
-                             **report.model_dump(include=ev.READING_FIELDS)})
-    result = {
-        "date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-        "data": repo_relative(args.data),
-        "images": len(images),
-        "tiles": int(sum(len(item.class_id) for item in images)),
-        "seed": args.seed,
-        "rows": rows,
-    }
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "tile_scale.json").write_text(json.dumps(result, indent=2) + "\n")
-    (args.out / "tile_scale.md").write_text(to_markdown(result))
-    print(to_markdown(result))
+            for model, zoom in product(models_of(args), (True, False)):
+                row, _ = read_row(model, scaled, args.conf, f"x{scale:g}", zoom=zoom,
+                                  note="(second look)" if zoom else "(one look)", scale=scale, tile_height=height)
+                rows.append({**row, "zoom": zoom})
+    write_report(args.out, "tile_scale", {**report_head(args.data, images), "seed": args.seed, "rows": rows},
+                 to_markdown)
     return 0
 
 
