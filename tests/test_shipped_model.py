@@ -184,6 +184,31 @@ def test_map50_on_a_slice_of_cmd_val(shared):
     assert report.map50 >= MIN_MAP50_CMD_SLICE, report.summary()
 
 
+# 0.22.0 on cmd val's first 40 photos smeared 9 px sideways (benchmarks/photo_conditions.py's motion_blur), ONNX
+# Runtime: 34 name errors; 0.18.9, whose classifiers never saw a blurred crop, 65 (8m read as 9m, 5m as 3m).
+MAX_NAME_ERRORS_SMEARED_SLICE = 45
+
+
+@pytest.mark.slow
+def test_a_photo_taken_with_a_moving_phone_still_reads_its_tiles(shared, tmp_path):
+    """Since 0.22.0 the classifiers train with smeared and soft crops (`--augment blur`, then `blur_dim`): a phone
+    moved while the shutter was open joins 萬 numerals' strokes, which 0.18.9 read as the numeral a stroke apart."""
+    import cv2
+    from PIL import Image
+
+    smear = np.zeros((9, 9), np.float32)
+    smear[4] = 1 / 9
+    smeared = []
+    for item in ev.load_labelled_folder(shared / "datasets" / "cmd" / "images" / "val", CMD_SLICE):
+        rgb = np.asarray(Image.open(item.path).convert("RGB"))
+        path = tmp_path / f"{item.path.stem}.png"
+        Image.fromarray(cv2.filter2D(rgb, -1, smear, borderType=cv2.BORDER_REFLECT)).save(path)
+        smeared.append(ev.LabelledImage(path, item.xyxy, item.class_id))
+    predictor, _ = ev.detector_predictor(MODEL_DIR, "onnxruntime")
+    report = ev.evaluate(predictor, smeared, 0.25, "current", "cmd val slice, smeared")
+    assert report.name_errors <= MAX_NAME_ERRORS_SMEARED_SLICE, report.summary()
+
+
 @pytest.fixture(scope="module")
 def far_photos(generated_photos, tmp_path_factory) -> list[ev.LabelledImage]:
     """The generated photos as if taken three times as far: each pasted on a table three times its width and height."""

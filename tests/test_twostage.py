@@ -661,7 +661,7 @@ def test_no_boxes_classify_to_an_empty_array():
     assert probs.shape == (0, len(CLASS_NAMES))
 
 
-@pytest.mark.parametrize("name", ["photo", "style", "warp", "blur"])
+@pytest.mark.parametrize("name", ["photo", "style", "warp", "blur", "blur_dim"])
 def test_crop_augmentations_keep_shape_and_range_and_follow_the_seed(name):
     import torch
 
@@ -817,10 +817,31 @@ def test_blur_augmentation_softens_edges_of_about_its_share_of_the_crops(monkeyp
     assert abs(soft_share("blur") - fastcls.BLUR_SHARE) < 0.05
 
 
+def test_blur_dim_augmentation_darkens_about_its_share_of_the_crops_with_sensor_noise(monkeypatch):
+    """A flat grey crop stays flat under 'photo' and 'blur' (light and colour jitter move a whole channel at once);
+    'blur_dim' darkens about LOW_LIGHT_SHARE of the crops and adds noise to each of their pixels, as a dim room's
+    photo does."""
+    import torch
+
+    from vision.twostage import fastcls
+
+    monkeypatch.setattr(fastcls, "FACE_ZOOM_SHARE", 0.0)
+    crops = torch.full((400, 3, 32, 32), 0.5)
+
+    def noisy(name: str):
+        out = fastcls.AUGMENTATIONS[name](crops.clone(), torch.Generator().manual_seed(6))
+        return out.std(dim=(2, 3)).amax(dim=1) > 0.002, out.mean(dim=(1, 2, 3))
+
+    assert not noisy("photo")[0].any() and not noisy("blur")[0].any()
+    dimmed, brightness = noisy("blur_dim")
+    assert abs(float(dimmed.float().mean()) - fastcls.LOW_LIGHT_SHARE) < 0.05
+    assert float(brightness[dimmed].mean()) < float(brightness[~dimmed].mean()) - 0.15
+
+
 def test_an_unknown_augmentation_is_refused(tmp_path):
     from vision.twostage.fastcls import train_fast_classifier
 
-    with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style, warp, blur"):
+    with pytest.raises(ValueError, match="augmentation 'flip' is not one of photo, style, warp, blur, blur_dim"):
         train_fast_classifier(tmp_path, tmp_path / "run", minutes=1, augmentation="flip")
 
 

@@ -161,7 +161,7 @@ def classifier(
     pretrained: str = typer.Option("mahjong-detector", help="backbone start: 'mahjong-detector', a local .pt, or 'none'"),
     name: str = typer.Option("classifier", help="run folder name under work/twostage/runs"),
     val_prefix: str = typer.Option(None, help="fast trainer: report val accuracy only on crops whose name starts so (a source prefix of CROPS/sources.json, e.g. s4_)"),
-    augment: str = typer.Option("photo", help="fast trainer: 'photo' (affine, light and colour jitter), 'style' (photo, plus other ink colours, blur and hidden patches) , 'warp' (photo, plus a smooth random bend of the strokes, as calligraphy differs between makers; benchmarks/unseen_sets.py compares them on tile sets not in the crops, where neither beat 'photo') or 'blur' (photo, plus a moving phone's smear or soft focus on 30 % of the crops)"),
+    augment: str = typer.Option("photo", help="fast trainer: 'photo' (affine, light and colour jitter), 'style' (photo, plus other ink colours, blur and hidden patches), 'warp' (photo, plus a smooth random bend of the strokes, as calligraphy differs between makers; benchmarks/unseen_sets.py compares them on tile sets not in the crops, where neither beat 'photo'), 'blur' (photo, plus a moving phone's smear or soft focus on 30 % of the crops) or 'blur_dim' (blur, plus a dim room's darkening and sensor noise on 25 % of the crops)"),
     scale: str = typer.Option("n", help="fast trainer: network size, 'n' (yolo11n-cls, shipped) or 's' (yolo11s-cls)"),
     device: str = typer.Option("cpu", help="fast trainer: 'cpu', or 'cuda' to hold, augment and train the crops on a GPU"),
     resume: Path = typer.Option(None, help="ultralytics trainer: continue from RUN/weights/last.pt"),
