@@ -42,4 +42,6 @@ PY
 date -u +"%FT%TZ exported"
 .venv/bin/python benchmarks/candidate_eval.py --out candidate_0.22.0 0.18.9="$BASE" 0.22.0=$W/model_0.22.0
 .venv/bin/python benchmarks/photo_conditions.py --model "$BASE" --model $W/model_0.22.0 --out benchmarks/results/candidate_0.22.0
+.venv/bin/python benchmarks/classifier_input.py --reader 0.18.9="$BASE" --reader 0.22.0=$W/model_0.22.0 --sizes 96 \
+    --limit 160 --out candidate_0.22.0/latency   # after promotion it read 0.22.0 from models/current, 0.18.9 from a copy
 date -u +"%FT%TZ done"
