@@ -61,6 +61,14 @@ def _uniform(shape, generator, device):
     return (torch.rand(shape, generator=generator) * 2 - 1).to(device)
 
 
+def _between(bounds: tuple[float, float], shape, generator):
+    """Uniform draws in [low, high) of `shape`, on the CPU (the generator's device)."""
+    import torch
+
+    low, high = bounds
+    return low + (high - low) * torch.rand(shape, generator=generator)
+
+
 def augment(batch, generator, labels=None, warp: float = 0.0):
     """Per-sample random affine (rotation +-12 deg, scale 0.88-1.12, shift +-7 %), colour jitter and some grey
     (GREY_SHARE, never for the classes of COLOUR_IS_CLASS when `labels` (N,) are given); FACE_ZOOM_SHARE of the
@@ -74,7 +82,7 @@ def augment(batch, generator, labels=None, warp: float = 0.0):
     scale = 1 + _uniform(n, generator, device) * 0.12
     shift = _uniform((n, 2), generator, device) * 0.14
     zoomed = torch.rand(n, generator=generator) < FACE_ZOOM_SHARE  # drawn whatever the share: same draws after it
-    zoom = FACE_ZOOM[0] + (FACE_ZOOM[1] - FACE_ZOOM[0]) * torch.rand(n, generator=generator)
+    zoom = _between(FACE_ZOOM, n, generator)
     scale = scale * torch.where(zoomed, zoom, torch.ones(n)).to(device)
     cos, sin = torch.cos(angle) / scale, torch.sin(angle) / scale
     theta = torch.stack([torch.stack([cos, -sin, shift[:, 0]], 1), torch.stack([sin, cos, shift[:, 1]], 1)], 1)
@@ -187,8 +195,8 @@ def augment_blur(batch, generator, labels=None):
     blurred = torch.nonzero(torch.rand(n, generator=generator) < BLUR_SHARE).flatten()
     defocus = torch.rand(n, generator=generator) < DEFOCUS_SHARE
     angle = torch.rand(n, generator=generator) * math.pi
-    smear = (SMEAR[0] + (SMEAR[1] - SMEAR[0]) * torch.rand(n, generator=generator)) * w
-    sigma = (DEFOCUS[0] + (DEFOCUS[1] - DEFOCUS[0]) * torch.rand(n, generator=generator)) * w
+    smear = _between(SMEAR, n, generator) * w
+    sigma = _between(DEFOCUS, n, generator) * w
     if not len(blurred):
         return out
     kernels = blur_kernels(angle[blurred], smear[blurred], sigma[blurred], defocus[blurred]).to(out.device)
@@ -233,9 +241,8 @@ def augment_blur_dim(batch, generator, labels=None):
     out = augment_blur(batch, generator, labels)
     n = out.shape[0]
     dimmed = torch.nonzero(torch.rand(n, generator=generator) < LOW_LIGHT_SHARE).flatten()
-    gain = LOW_LIGHT_GAIN[0] + (LOW_LIGHT_GAIN[1] - LOW_LIGHT_GAIN[0]) * torch.rand(n, 1, 1, 1, generator=generator)
-    gamma = LOW_LIGHT_GAMMA[0] + (LOW_LIGHT_GAMMA[1] - LOW_LIGHT_GAMMA[0]) * torch.rand(n, 1, 1, 1, generator=generator)
-    sigma = LOW_LIGHT_NOISE[0] + (LOW_LIGHT_NOISE[1] - LOW_LIGHT_NOISE[0]) * torch.rand(n, 1, 1, 1, generator=generator)
+    gain, gamma, sigma = (_between(bounds, (n, 1, 1, 1), generator)
+                          for bounds in (LOW_LIGHT_GAIN, LOW_LIGHT_GAMMA, LOW_LIGHT_NOISE))
     if not len(dimmed):
         return out
     noise = torch.randn(len(dimmed), *out.shape[1:], generator=generator).to(out.device)
