@@ -327,6 +327,41 @@ def test_a_start_that_is_no_checkpoint_is_refused_before_a_run_starts(tmp_path, 
     assert not (tmp_path / "runs").exists()
 
 
+def test_blur_is_asked_of_ultralytics_only_when_a_share_is_given(tmp_path):
+    from vision.train import TrainSettings
+
+    assert "augmentations" not in TrainSettings(data=tmp_path / "d.yaml", epochs=1).ultralytics_args(tmp_path / "d.yaml")
+    (blur,) = TrainSettings(data=tmp_path / "d.yaml", epochs=1, blur=0.35).ultralytics_args(tmp_path / "d.yaml")["augmentations"]
+    assert blur.p == 0.35
+
+
+def test_blur_augmentations_blur_their_share_half_round_half_smeared_and_leave_each_tile_where_it_was():
+    """On a photo of one bright dot: a soft focus spreads it round, a smear along a line; neither moves its centre
+    (the tile's box stays where the label puts it: a smear shifted to one side would teach boxes off the tile)."""
+    import albumentations as A
+
+    from vision.train import blur_augmentations
+
+    photo = np.zeros((41, 41, 3), np.uint8)
+    photo[20, 20] = 255
+    blur = A.Compose(blur_augmentations(0.35), seed=0)
+    kinds = {"as it was": 0, "round": 0, "smeared": 0}
+    ys, xs = np.mgrid[:41, :41]
+    for _ in range(400):
+        light = blur(image=photo)["image"][..., 0].astype(float)
+        total = light.sum()
+        centre = np.array([(light * ys).sum(), (light * xs).sum()]) / total
+        assert np.abs(centre - 20).max() < 0.15
+        if light[20, 20] == 255:
+            kinds["as it was"] += 1
+            continue
+        spread = np.cov(np.stack([ys.ravel(), xs.ravel()]), aweights=light.ravel())
+        low, high = np.linalg.eigvalsh(spread)
+        kinds["round" if high < 1.5 * low else "smeared"] += 1
+    assert 0.28 < 1 - kinds["as it was"] / 400 < 0.42
+    assert 0.35 < kinds["round"] / (kinds["round"] + kinds["smeared"]) < 0.65
+
+
 class _RecordingYOLO:
     """Stands in for ultralytics.YOLO: records what train() is given instead of training."""
 

@@ -258,6 +258,47 @@ def test_the_tile_detector_refuses_data_it_cannot_train_on_before_its_run_starts
 
 
 @pytest.mark.parametrize(
+    ("start", "blur", "warmup_bias_lr"),
+    [
+        ("none", [], 0.1),  # from scratch: ultralytics' own bias warmup
+        ("mahjong-detector", ["--blur", "0.35"], 0.1),  # a 34-class start whose head is remade for one class
+        ("{shipped}/detector/model.pt", ["--blur", "0.35"], 0.0),  # a trained tile detector: a fine-tune
+    ],
+)
+def test_the_tile_detector_run_gets_its_blur_share_and_a_fine_tune_warms_its_biases_from_zero(
+        tmp_path, monkeypatch, start, blur, warmup_bias_lr):
+    from typer.testing import CliRunner
+
+    import vision.twostage.training as training
+    from mjsnap.cli import app
+    from mjsnap.commands import train as train_command
+    from mjsnap.labels import LabelBox, LabelDataset
+
+    runs = []
+    monkeypatch.setattr(training, "train_tile_detector", lambda data, epochs, **kw: runs.append(kw) or tmp_path)
+    monkeypatch.setattr(train_command, "_pretrained_start", lambda choice: None if choice == "none" else Path(choice))
+    for split in ("train", "val"):
+        LabelDataset(tmp_path / "club").save(f"p-{split}", Image.new("RGB", (64, 64)), [LabelBox(0, (1, 1, 20, 30))], split)
+    result = CliRunner().invoke(app, ["train-two-stage", "detector", "--data", str(tmp_path / "club"), "--pretrained",
+                                      start.format(shipped=SHIPPED), *blur])
+    assert result.exit_code == 0, result.output
+    (run,) = runs
+    assert run["blur"] == (0.35 if blur else 0.0) and run["warmup_bias_lr"] == warmup_bias_lr
+    assert run["command"].endswith(" --blur 0.35") is bool(blur)
+
+
+@pytest.mark.parametrize("share", ["-0.1", "1.5", "nan"])
+def test_a_blur_share_outside_0_to_1_is_refused(share):
+    from typer.testing import CliRunner
+
+    from mjsnap.cli import app
+
+    result = CliRunner().invoke(app, ["train-two-stage", "detector", "--data", "x.yaml", "--blur", share,
+                                      "--name", "never-started"])
+    assert result.exit_code == 2 and "--blur" in result.stderr
+
+
+@pytest.mark.parametrize(
     ("detector", "classifier", "options", "message"),
     [
         ("{tmp}/notes.pt", "{shipped}/classifier/model.pt", [],
@@ -306,8 +347,10 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
          CropSource(boards / "images/val", "val", CropSettings(size=32, jitter=0.0, upside_down=0.0))],
         crops,
     )
-    detector_run = train_tile_detector(boards / "data.yaml", 1, imgsz=64, batch=4, project=tmp_path / "runs")
-    assert "cache: ram" in (detector_run / "args.yaml").read_text()  # photos decoded once, not per mosaic
+    detector_run = train_tile_detector(boards / "data.yaml", 1, imgsz=64, batch=4, project=tmp_path / "runs", blur=0.5)
+    args = (detector_run / "args.yaml").read_text()
+    assert "cache: ram" in args  # photos decoded once, not per mosaic
+    assert "GaussianBlur" in args and "MotionBlur" in args  # kept in last.pt for a resume
     classifier_run = train_fast_classifier(crops, tmp_path / "runs" / "classifier", minutes=2, max_epochs=1, batch=32)
     model_dir = export_two_stage(
         detector_run / "weights" / "best.pt", classifier_run / "weights" / "best.pt", tmp_path / "model",
@@ -338,6 +381,14 @@ def test_tiny_two_stage_training_export_and_inference(boards, tmp_path):
         results[backend] = dets
     assert np.array_equal(results["onnxruntime"].class_id, results["openvino"].class_id)
     assert np.allclose(results["onnxruntime"].confidence, results["openvino"].confidence, atol=1e-3)
+
+    # a detector exported alone (a candidate with a new detector beside the classifiers it had) reads as the whole
+    # export's did
+    from vision.twostage.export import export_detector
+
+    assert export_detector(detector_run / "weights" / "best.pt", model_dir / "detector", 64) == meta["detector"]["files"]
+    again = TileDetector(model_dir, backend="openvino", conf=0.0).detect(image)
+    np.testing.assert_allclose(again.xyxy, results["openvino"].xyxy, atol=1e-3)
 
 
 def test_available_backends_of_a_two_stage_model_are_those_both_stages_have(tmp_path):

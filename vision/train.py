@@ -29,6 +29,28 @@ TRAIN_THREADS = 2  # ultralytics would use cpu_count - 1 = ONE thread on this 2-
 # labelled cmd photos (benchmarks/new_set.py): from 0.1 the tile detector came out boxing table edges and felt,
 # 563 extra boxes in 112 other photos against the base's 51; from 0, 77.
 FINETUNE_WARMUP_BIAS_LR = 0.0
+# Photo blur the tile detector learns to see through (TrainSettings.blur), in pixels at the training size: a
+# Gaussian soft focus, or a phone's straight smear of this many pixels in any direction, centred on the tile so
+# that its box stays where the label puts it.
+BLUR_SIGMA = (0.4, 2.4)
+SMEAR_PIXELS = (3, 11)
+
+
+def blur_augmentations(share: float) -> list:
+    """Albumentations transforms (ultralytics' `augmentations`) that blur `share` of the training photos, after
+    mosaic and perspective: half out of focus, half smeared. Without them, a soft photo's tiles came out with boxes
+    1.2x too wide and a ninth of cmd val's tiles missed (benchmarks/results/candidate_0.23.0/)."""
+    import albumentations as A
+
+    return [
+        A.OneOf(
+            [
+                A.GaussianBlur(blur_limit=0, sigma_limit=BLUR_SIGMA, p=1.0),  # kernel size follows sigma
+                A.MotionBlur(blur_limit=SMEAR_PIXELS, allow_shifted=False, direction_range=(0.0, 0.0), p=1.0),
+            ],
+            p=share,
+        )
+    ]
 
 
 def configure_offline(config_dir: Path | None = None) -> None:
@@ -141,6 +163,7 @@ class TrainSettings:
     hsv_s: float = 0.6
     hsv_v: float = 0.4
     mosaic: float = 1.0
+    blur: float = 0.0  # share of training photos blurred (blur_augmentations); 0 keeps ultralytics' defaults
     fraction: float = 1.0
     plots: bool = False
     command: str = ""  # the command line that started the run, kept for the model card
@@ -190,6 +213,8 @@ class TrainSettings:
             args["time"] = self.hours
         if self.pretrained is not None:
             args["pretrained"] = str(Path(self.pretrained).resolve())
+        if self.blur > 0:
+            args["augmentations"] = blur_augmentations(self.blur)
         args.update(self.extra)
         return args
 

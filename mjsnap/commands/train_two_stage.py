@@ -97,11 +97,16 @@ def detector(
                               help="initial learning rate (lower it to fine-tune a trained detector)"),
     hours: float = typer.Option(None, callback=positive,
                                 help="wall-time budget; ultralytics then sets the epochs to fit it"),
+    blur: float = typer.Option(0.0, min=0.0, max=1.0, callback=finite,
+                               help="share of training photos blurred, half out of focus and half smeared by a moving "
+                                    "phone, so that soft photos still get tight boxes"),
     name: str = typer.Option("detector", help="run folder name under work/twostage/runs"),
     resume: Path = typer.Option(None, help="continue from RUN/weights/last.pt"),
 ) -> None:
-    """Train the class-agnostic (1-class) tile detector."""
-    from mjsnap.commands.train import _pretrained_start
+    """Train the class-agnostic (1-class) tile detector. From a local .pt (a trained detector) the run is a fine-tune:
+    its biases warm up from 0, as its other weights do."""
+    from mjsnap.commands.train import PRETRAINED_MAHJONG_DETECTOR, _pretrained_start
+    from vision.train import FINETUNE_WARMUP_BIAS_LR, TrainSettings
     from vision.twostage.training import train_tile_detector
 
     if resume is not None:
@@ -111,9 +116,11 @@ def detector(
     else:
         config = _data_config("detector", data)
         command = f"mjsnap train-two-stage detector --data {data} --epochs {epochs} --imgsz {imgsz} --pretrained {pretrained}"
-        command += f" --lr0 {lr0}" + (f" --hours {hours}" if hours else "")
+        command += f" --lr0 {lr0}" + (f" --hours {hours}" if hours else "") + (f" --blur {blur}" if blur else "")
+        finetune = pretrained not in (PRETRAINED_MAHJONG_DETECTOR, "none")
         folder = train_tile_detector(config, epochs, imgsz=imgsz, batch=batch, pretrained=_pretrained_start(pretrained),
-                                     lr0=lr0, hours=hours, name=name, command=command)
+                                     lr0=lr0, hours=hours, name=name, command=command, blur=blur,
+                                     warmup_bias_lr=FINETUNE_WARMUP_BIAS_LR if finetune else TrainSettings.warmup_bias_lr)
     typer.echo(f"run folder: {folder}")
 
 

@@ -145,6 +145,14 @@ def export_two_stage(
     return model_dir
 
 
+def export_detector(checkpoint: Path, out: Path, imgsz: int) -> dict[str, str]:
+    """One tile detector checkpoint as a model directory's detector folder `out` (model.pt, ONNX, OpenVINO in float;
+    `mjsnap train-two-stage quantize` adds the INT8 copy)."""
+    with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:
+        staged = _stage_checkpoint(checkpoint, Path(tmp) / "model.pt", _check_detector_names)
+        return _export_stage(staged, out, imgsz, 1)
+
+
 def export_classifier(checkpoint: Path, out: Path, imgsz: int) -> dict[str, str]:
     """One crop classifier checkpoint as a model directory's classifier folder `out` (model.pt, ONNX, OpenVINO)."""
     with tempfile.TemporaryDirectory(prefix="mjsnap-export-") as tmp:

@@ -30,9 +30,10 @@ def train_tile_detector(
     hours: float | None = None,
     command: str = "",
     warmup_bias_lr: float = TrainSettings.warmup_bias_lr,
+    blur: float = 0.0,
 ) -> Path:
     """The 1-class tile detector; returns its run folder (weights/best.pt). A fine-tune passes
-    FINETUNE_WARMUP_BIAS_LR (vision.train)."""
+    FINETUNE_WARMUP_BIAS_LR (vision.train); `blur` is the share of photos blurred (vision.train.blur_augmentations)."""
     settings = TrainSettings(
         data=data,
         epochs=epochs,
@@ -46,6 +47,7 @@ def train_tile_detector(
         fraction=fraction,
         lr0=lr0,
         warmup_bias_lr=warmup_bias_lr,
+        blur=blur,
         hours=hours,
         command=command,
         extra={"single_cls": True},
