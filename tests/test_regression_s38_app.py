@@ -168,6 +168,18 @@ def test_a_photo_without_tiles_says_so_under_the_photo(monkeypatch, tmp_path, la
 
 
 # --- issue 5: the camera in a real browser -------------------------------------------------------------------------
+def _bare_table_video(folder: Path) -> Path:
+    """What the fake camera films: a bare green table (Y4M, the format Chromium's fake camera reads), so the photo
+    it takes holds no tile. Chromium's own test pattern shows a running clock, whose digits a tile detector may box."""
+    width, height = 640, 480
+    luma, blue, red = 89, 112, 93  # felt green, RGB (40, 120, 60), in full-range BT.601 YCbCr
+    frame = b"FRAME\n" + bytes([luma]) * (width * height) + bytes([blue]) * (width * height // 4) \
+        + bytes([red]) * (width * height // 4)
+    path = folder / "bare_table.y4m"
+    path.write_bytes(f"YUV4MPEG2 W{width} H{height} F30:1 Ip A1:1 C420jpeg\n".encode() + frame * 30)
+    return path
+
+
 @pytest.fixture(scope="module")
 def camera_page(tmp_path_factory):
     """A 中文 page of `streamlit run app.py` in Chromium with a fake camera, the camera switched on."""
@@ -201,7 +213,8 @@ def camera_page(tmp_path_factory):
         with sync_api.sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path=str(CHROMIUM),
-                args=["--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream"])
+                args=["--no-sandbox", "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream",
+                      f"--use-file-for-fake-video-capture={_bare_table_video(tmp_path_factory.mktemp('camera'))}"])
             context = browser.new_context(viewport={"width": 390, "height": 1600}, locale="zh-CN",
                                           permissions=["camera"])
             page = context.new_page()
@@ -249,5 +262,5 @@ def test_in_a_browser_the_camera_button_speaks_the_pages_language_before_and_aft
     after = _drawn(camera_page, cleared)
     assert (after["size"], after["words"]) == ("0px", '"清除照片"')
     assert camera_page.locator(button).bounding_box()["height"] < 44  # icon and words on one line
-    # the photo taken is read like an upload (the fake camera shows no tiles)
+    # the photo taken is read like an upload (the bare table holds no tile)
     camera_page.get_by_text("照片里没有找到牌：把牌拍近一些、拍清楚再试，或在上面手动输入牌").wait_for(timeout=120_000)
