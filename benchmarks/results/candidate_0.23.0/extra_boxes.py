@@ -1,5 +1,5 @@
 """Extra boxes (no labelled tile at IoU 0.5) of two models on a set's val photos: those of the first that the second
-lacks and the other way round, counted and drawn as contact sheets (work/s43/extras_*.png; README.md quotes them):
+lacks and the other way round, counted and drawn as contact sheets (work/s43/extras_SET_gone.png and _new.png; README.md quotes them):
 
     .venv/bin/python benchmarks/results/candidate_0.23.0/extra_boxes.py MODEL_A MODEL_B [DATA_YAML]
 """
@@ -12,7 +12,8 @@ from vision.detector import TileDetector
 from vision.imageio import read_image
 
 a, b = (TileDetector(Path(m)) for m in sys.argv[1:3])
-images = ev.labelled_images(Path(sys.argv[3] if len(sys.argv) > 3 else "datasets/cmd.yaml"), "val", None)
+data = Path(sys.argv[3] if len(sys.argv) > 3 else "datasets/cmd.yaml")
+images = ev.labelled_images(data, "val", None)
 gone, new = [], []
 for im in images:
     loaded = read_image(im.path)
@@ -39,4 +40,7 @@ def sheet(items, path):
     while len(tiles) % 10: tiles.append(np.zeros_like(tiles[0]))
     rows = [np.hstack(tiles[i:i + 10]) for i in range(0, len(tiles), 10)]
     cv2.imwrite(path, cv2.cvtColor(np.vstack(rows), cv2.COLOR_RGB2BGR))
-sheet(gone, f"work/s43/extras_gone{len(sys.argv)}.png"); sheet(new, f"work/s43/extras_new{len(sys.argv)}.png")
+set_name = data.stem if data.suffix == ".yaml" and data.stem != "data" else data.parent.name  # cmd, val39, ...
+for items, side in ((gone, "gone"), (new, "new")):
+    if items:
+        sheet(items, f"work/s43/extras_{set_name}_{side}.png")

@@ -2,7 +2,7 @@
 # Candidate 0.23.0 (session 43): 0.22.0 with its tile detector trained on for 5 epochs with blurred photos
 # (`mjsnap train-two-stage detector --blur 0.35`, vision.train.blur_augmentations: a soft focus or a phone's smear on
 # a third of the photos) on datasets/detector_blur.yaml, from 0.22.0's detector; run in INT8 as 0.22.0's is,
-# calibrated on 0.18.7's 350 photos (calibration_photos.txt). The classifiers, the text recognizer and every reading
+# calibrated on 0.18.7's 350 photos (../candidate_0.18.7/calibration_photos.txt). The classifiers, the text recognizer and every reading
 # setting are 0.22.0's. Then read beside 0.22.0 on the candidate sets and in worse photo conditions.
 #   BASE=models/current bash benchmarks/results/candidate_0.23.0/recipe.sh   (BASE: a copy of 0.22.0)
 set -euo pipefail
@@ -46,7 +46,7 @@ PY
 [ -f work/s24/synth_train/data.yaml ] || .venv/bin/mjsnap synth --n 900 --seed 2401 --out work/s24/synth_train --workers 2
 CALIBRATION=$W/calibration
 rm -rf "$CALIBRATION" && mkdir -p "$CALIBRATION"
-while read -r name target; do ln -s "$PWD/$target" "$CALIBRATION/$name"; done < "$HERE/calibration_photos.txt"
+while read -r name target; do ln -s "$PWD/$target" "$CALIBRATION/$name"; done < benchmarks/results/candidate_0.18.7/calibration_photos.txt
 rm -rf $W/model_0.23.0
 date -u +"%FT%TZ quantize"
 .venv/bin/mjsnap train-two-stage quantize $W/model_0.23.0_f32 --photos "$CALIBRATION" --out $W/model_0.23.0 --version 0.23.0
