@@ -28,6 +28,7 @@ from vision.synth.layout import (
     layout_hand,
 )
 from vision.synth.drawn import scheme_pool
+from vision.synth import printed
 from vision.synth.scene import SynthOptions, _visible_box, make_sample
 from vision.synth.tile import BACK_COLOURS, FACE_LIKE, back_unlike_face
 from vision.synth.writer import write_dataset
@@ -98,6 +99,7 @@ def _flat_photo(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(scene_module, "photo_effects", lambda img, rng: np.clip(img, 0, 255).astype(np.uint8))
     monkeypatch.setattr(scene_module, "FINGER_CHANCE", 0.0)
     monkeypatch.setattr(scene_module, "TRAY_CHANCE", 0.0)  # an unlabelled white tray would read as tile pixels
+    monkeypatch.setattr(scene_module, "add_printed_matter", lambda img, rng: 0)  # nor would white paper
 
 
 def _tile_pixels(image: np.ndarray) -> np.ndarray:
@@ -326,13 +328,14 @@ def test_conventional_photos_keep_the_convention(index: int) -> None:
 
 def test_default_stream_is_unchanged_by_the_layout_option() -> None:
     """The default stream (and so the training data) does not depend on the layout option. The labels digest was
-    retaken when the pool of drawn tile sets grew from 40 to 96 (it names each photo's set); the layouts are as they
-    were before the option existed."""
+    retaken when the pool of drawn tile sets grew from 40 to 96 (it names each photo's set) and when print on the
+    table and two more cloth patterns came (the scene counts the print; a cloth draws its pattern differently); the
+    layouts are as they were before the option existed."""
     labels = hashlib.sha256()
     for index in range(6):
         sample = make_sample(2026, index, SMALL)
         labels.update(json.dumps([[t.to_json() for t in sample.tiles], sample.scene], sort_keys=True).encode())
-    assert labels.hexdigest() == "7080909a911e284ccb7aacc25584e3159b1e7b5e28b27bcf232445c436ba1627"
+    assert labels.hexdigest() == "7dc803ae8b8d4118f4c49cc7f1919ad8ecb9e7124797b2f2a57fb42353371d74"
     layouts = hashlib.sha256()
     for placements, _, _ in _random_layouts(300, LOOSE, max_side=0.9):
         layouts.update(repr([astuple(p) for p in placements]).encode())
@@ -373,3 +376,47 @@ def test_cli_refuses_an_output_folder_it_cannot_make(tmp_path: Path, out: str, m
     assert result.exit_code == 2 and "error: --out: " in result.output
     assert message.format(tmp=tmp_path) in result.output and "Traceback" not in result.output
     assert [p.name for p in tmp_path.iterdir()] == ["afile"] and (tmp_path / "afile").read_text() == "kept"
+
+
+def test_print_on_the_table_changes_no_tile_of_the_photo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Print draws from its own stream: the same photo with and without it has the same tiles and labels, even where
+    fingers (drawn after the table, from the photo's stream) cover some."""
+    monkeypatch.setattr(scene_module, "FINGER_CHANCE", 1.0)
+    samples = {}
+    for chance in (0.0, 1.0):
+        monkeypatch.setattr(printed, "PRINT_CHANCE", chance)
+        samples[chance] = [make_sample(7, index, SMALL) for index in range(3)]
+    for bare, with_print in zip(samples[0.0], samples[1.0], strict=True):
+        assert [t.to_json() for t in bare.tiles] == [t.to_json() for t in with_print.tiles]
+        assert bare.scene["printed_items"] == 0 and with_print.scene["printed_items"] >= 1
+        assert not np.array_equal(bare.image, with_print.image)
+
+
+def test_a_share_of_photos_has_print_beside_the_hand() -> None:
+    counts = [make_sample(8, index, SMALL).scene["printed_items"] for index in range(30)]
+    assert 3 <= sum(c > 0 for c in counts) <= 16  # PRINT_CHANCE 0.3 of 30: 9 expected
+    assert max(counts) <= printed.MAX_ITEMS
+
+
+@pytest.mark.parametrize("item", sorted(set(printed.ITEMS), key=lambda f: f.__name__))
+@pytest.mark.parametrize("seed", range(4))
+def test_printed_things_carry_print(item, seed: int) -> None:
+    """Each kind of printed thing has ink on it: pixels far from its own commonest colour, but not most of it."""
+    rgba = np.asarray(item(np.random.default_rng(seed), 24)).astype(np.int32)
+    solid = rgba[..., 3] == 255
+    colours, counts = np.unique(rgba[solid][:, :3], axis=0, return_counts=True)
+    far = np.abs(rgba[solid][:, :3] - colours[counts.argmax()]).sum(axis=1) > 120
+    assert 0.01 < far.mean() < 0.5
+
+
+def test_print_is_laid_inside_the_photo_and_under_a_shadow(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(printed, "PRINT_CHANCE", 1.0)
+    table = np.broadcast_to(MAGENTA, (300, 400, 3)).copy()
+    count = printed.add_printed_matter(table, np.random.default_rng(3))
+    assert 1 <= count <= printed.MAX_ITEMS
+    assert table.shape == (300, 400, 3) and 0 <= table.min() and table.max() <= 255
+    changed = np.abs(table - MAGENTA).sum(axis=2) > 1
+    assert 0.005 < changed.mean() < 0.9
+    monkeypatch.setattr(printed, "PRINT_CHANCE", 0.0)
+    bare = np.broadcast_to(MAGENTA, (300, 400, 3)).copy()
+    assert printed.add_printed_matter(bare, np.random.default_rng(3)) == 0 and (bare == MAGENTA).all()

@@ -58,10 +58,15 @@ def cloth(rng, h, w):
     period = rng.uniform(15, 80)
     u = (xs * math.cos(a) + ys * math.sin(a)) / period
     v = (-xs * math.sin(a) + ys * math.cos(a)) / period
-    if rng.random() < 0.5:
+    kind = int(rng.integers(4))
+    if kind == 0:  # checks
         pattern = ((np.floor(u) + np.floor(v)) % 2).astype(np.float32) * 0.5 + (np.floor(u) % 2) * 0.25
-    else:
+    elif kind == 1:  # stripes
         pattern = (np.sin(u * 2 * math.pi) > 0.3).astype(np.float32)
+    elif kind == 2:  # gingham: two crossing stripes, darker where they cross
+        pattern = ((np.sin(u * 2 * math.pi) > 0.2).astype(np.float32) + (np.sin(v * 2 * math.pi) > 0.2)) / 2
+    else:  # polka dots: the dot suit's circles with no tile around them
+        pattern = ((np.hypot(u - np.round(u), v - np.round(v)) < rng.uniform(0.15, 0.35))).astype(np.float32)
     pattern = cv2.GaussianBlur(pattern, (0, 0), 1.2)
     weave = (np.sin(xs * 1.3) * np.sin(ys * 1.3)).astype(np.float32) * 4
     return c1 + (c2 - c1) * pattern[..., None] * rng.uniform(0.3, 1.0) + weave[..., None]

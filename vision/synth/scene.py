@@ -1,5 +1,5 @@
 """One synthetic photo: hand -> layout on the table -> tiles drawn on the table plane -> camera warp over a
-background -> fingers -> photo effects, with a label for every tile that can be seen.
+background (with print beside the hand) -> fingers -> photo effects, with a label for every tile that can be seen.
 
 Label rule, in three steps:
 1. Covered by other tiles (a wall's lower layer, a heap, a stacked tile): the owner map records which tile is seen
@@ -31,6 +31,7 @@ from vision.synth.faces import FaceSet, pick_face_set
 from vision.synth.hands import HandSpec, random_hand
 from vision.synth.layout import SPACINGS, Geometry, Placement, add_extras, footprint, layout_hand
 from vision.synth.occluders import finger_shadow, random_fingers
+from vision.synth.printed import add_printed_matter
 from vision.synth.tile import TileLook, back_unlike_face, border_colour, random_look, render_standing, render_tile
 
 MIN_VISIBLE = 0.6
@@ -39,6 +40,7 @@ MIN_UNCOVERED = 0.5  # share of a tile's drawn pixels that other tiles may not c
 FULLY_UNCOVERED = 0.98
 FINGER_CHANCE = 0.08
 TRAY_CHANCE = 0.6  # standing rows often stand in the table's tile tray
+PRINT_STREAM = 1  # print on the table draws from its own stream, so it changes no tile of a photo
 
 
 @dataclass(frozen=True)
@@ -151,6 +153,7 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
     layer = cv2.warpPerspective(rgba, h_pix, (W, H), flags=cv2.INTER_LINEAR,
                                 borderMode=cv2.BORDER_CONSTANT, borderValue=0)
     bg_kind, bg = random_background(rng, H, W)
+    printed = add_printed_matter(bg, np.random.default_rng([seed, index, PRINT_STREAM]))
     img = layer[..., :3] + bg * (1.0 - layer[..., 3:4])
 
     # What of each tile the camera sees, as an outline in photo pixels (None: covered by other tiles).
@@ -183,6 +186,7 @@ def make_sample(seed: int, index: int, options: SynthOptions | None = None) -> S
         "yaw": round(pose.yaw, 1), "roll": round(pose.roll, 1), "tile_px": round(_tile_px(tiles), 1),
         "tiles_drawn": len(placements), "tiles_labelled": len(tiles), "tiles_covered": covered,
         "standing_row": standing, "tray": tray is not None, "tiles_under_finger": fingered,
+        "printed_items": printed,
         "hand_tiles_labelled": sum(t.role in ("concealed", "win", "meld") for t in tiles) == hand_tiles,
         **layout_facts(placements, geom),
     }
