@@ -8,7 +8,8 @@ Each model reads each set as `mjsnap eval` does (backend auto, confidence 0.25) 
 benchmarks/results/OUT/eval_SET_MODEL.json; a report already there is read instead, so a run cut short goes on.
 OUT/summary.md and summary.json then hold tile errors (missed / misclassified / extra), exact match and name errors
 (vision.evaluate: what the scorer gets) per set and model. The generated sets live in work/exp23 (drawn in session 23 and kept, so the numbers of candidates of
-different sessions compare); on a machine without them they are drawn there again first.
+different sessions compare); on a machine without them they are drawn there again first, by today's generator, so
+not as session 23's photos (print beside the hand and two more cloths came in session 44, for one).
 """
 
 from __future__ import annotations
