@@ -1,5 +1,5 @@
-"""Print beside the hand, read by each model: 59 generated photos (the val split of 60, seed 47, 640-1280 px), every one with print on the
-table (vision.synth.printed.PRINT_CHANCE set to 1), scored as `mjsnap eval` scores (candidate_eval.run_eval); and 24
+"""Print beside the hand, read by each model: 59 generated photos (the val split of 60, seed 47, 640-1280 px), every
+one with print on the table (vision.synth.printed.PRINT_CHANCE set to 1), scored as `mjsnap eval` scores (candidate_eval.run_eval); and 24
 drawn images with no tile, only clock-like digits (candidate_0.23.0/text_probe.py's), counted for any box at all.
 Writes print_probe.md and print_probe.json here.
 
@@ -8,13 +8,10 @@ Writes print_probe.md and print_probe.json here.
 
 from __future__ import annotations
 
-import glob
+import importlib.util
 import json
 import sys
 from pathlib import Path
-
-import numpy as np
-from PIL import Image, ImageDraw, ImageFont
 
 REPO = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(REPO))
@@ -27,6 +24,9 @@ from vision.synth.writer import write_dataset  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 PRINT_SET = REPO / "work" / "s44" / "print47"
+_spec = importlib.util.spec_from_file_location("text_probe", HERE.parent / "candidate_0.23.0" / "text_probe.py")
+text_probe = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(text_probe)
 
 
 def print_set() -> Path:
@@ -37,26 +37,9 @@ def print_set() -> Path:
     return PRINT_SET / "data.yaml"
 
 
-def clock_images() -> list[np.ndarray]:
-    fonts = glob.glob("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf") + glob.glob(
-        "/usr/share/fonts/**/*.ttf", recursive=True)[:3]
-    rng = np.random.default_rng(0)
-    images = []
-    for i in range(24):
-        image = Image.new("RGB", (1280, 720), tuple(int(x) for x in rng.integers(0, 256, 3)))
-        draw = ImageDraw.Draw(image)
-        colour = tuple(int(x) for x in rng.integers(0, 256, 3))
-        font = ImageFont.truetype(fonts[i % len(fonts)], int(rng.integers(24, 80)))
-        for _ in range(int(rng.integers(1, 6))):
-            text = "0:00:%02d:%03d %d" % (rng.integers(60), rng.integers(1000), rng.integers(100))
-            draw.text((int(rng.integers(0, 900)), int(rng.integers(0, 650))), text, fill=colour, font=font)
-        images.append(np.asarray(image))
-    return images
-
-
 def main(models: list[str]) -> None:
     data = print_set()
-    clocks = clock_images()
+    clocks = text_probe.clock_images()
     rows = {}
     for model in models:
         report = run_eval(Path(model), data)
