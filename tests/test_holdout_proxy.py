@@ -15,6 +15,12 @@ def exports(monkeypatch) -> list[tuple[str, str, int]]:
     seen = []
     monkeypatch.setattr(export, "export_classifier",
                         lambda weights, folder, imgsz: seen.append((Path(weights).name, Path(folder).name, imgsz)))
+
+    def export_detector(weights, folder, imgsz):
+        seen.append((Path(weights).name, Path(folder).name, imgsz))
+        return {"pt": "model.pt", "onnx": "model.onnx", "openvino": "model_openvino"}
+
+    monkeypatch.setattr(export, "export_detector", export_detector)
     return seen
 
 
@@ -79,3 +85,31 @@ def test_the_script_makes_a_candidate_with_changed_settings_and_replaces_only_a_
         holdout_proxy.main()
     assert (kept / "a.txt").read_text() == "mine"
     assert "not a model directory" in capsys.readouterr().err
+
+
+def test_a_derived_model_with_a_new_detector_reads_it_in_f32_until_quantized(tmp_path: Path, exports) -> None:
+    """A candidate tile detector (benchmarks/results/candidate_0.24.0/recipe.sh): the base's INT8 copy and its
+    calibration record belong to the old detector, so the copy reads the new one in f32, named for quantize."""
+    base = _proxy(tmp_path, [])
+    meta = json.loads((base / "meta.json").read_text())
+    meta |= {"version": "1.0.0", "detector": {"imgsz": 480, "files": {"openvino_int8": "model_openvino_int8"},
+                                               "openvino_precision": "int8"},
+             "quantized": {"tool": "nncf", "samples": {"detector": 500}}}
+    (base / "meta.json").write_text(json.dumps(meta))
+    out = holdout_proxy.derived_model(base, tmp_path / "out", detector=Path("last.pt"), version="1.1.0-f32")
+    assert exports == [("last.pt", "detector", 480)]
+    assert not (out / "detector").exists()  # left for the export (stubbed here) to write
+    assert (out / "classifier" / "model.pt").read_text() == "classifier"
+    derived = json.loads((out / "meta.json").read_text())
+    assert derived["version"] == "1.1.0-f32" and "quantized" not in derived
+    assert derived["detector"] == {"imgsz": 480, "openvino_precision": "f32",
+                                   "files": {"pt": "model.pt", "onnx": "model.onnx", "openvino": "model_openvino"}}
+    assert json.loads((base / "meta.json").read_text()) == meta  # the base is left as it is
+
+
+def test_a_new_classifier_keeps_the_record_of_an_int8_detector(tmp_path: Path, exports) -> None:
+    base = _proxy(tmp_path, [])
+    meta = json.loads((base / "meta.json").read_text()) | {"quantized": {"samples": {"detector": 500}}}
+    (base / "meta.json").write_text(json.dumps(meta))
+    out = holdout_proxy.derived_model(base, tmp_path / "out", classifiers={"classifier": Path("a.pt")})
+    assert json.loads((out / "meta.json").read_text())["quantized"] == meta["quantized"]

@@ -28,7 +28,8 @@ if [ ! -f $W/detector.done ]; then  # 80 min on 2 CPU cores (session 44; 62 with
   touch $W/detector.done
 fi
 # the last epoch, not the best on cmd val
-.venv/bin/python benchmarks/swap_detector.py "$BASE" "$(cat $W/detector.run)/weights/last.pt" $W/model_0.24.0_f32 0.24.0
+.venv/bin/python benchmarks/holdout_proxy.py --base "$BASE" --out $W/model_0.24.0_f32 \
+    --detector "$(cat $W/detector.run)/weights/last.pt" --version 0.24.0-f32
 # 0.18.7's calibration photos include 100 of this set; drawn again now, it would hold print and newer cloths
 [ -f work/s24/synth_train/data.yaml ] || .venv/bin/mjsnap synth --n 900 --seed 2401 --out work/s24/synth_train --workers 2
 CALIBRATION=$W/calibration
