@@ -9,6 +9,7 @@ background in photo pixels (the tiles are composited over it), turned and foresh
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -25,6 +26,7 @@ PAPER = ((244, 244, 238), (236, 232, 218), (250, 250, 250), (225, 235, 245), (25
 INK = ((20, 20, 25), (30, 40, 140), (170, 30, 30), (30, 90, 40))
 
 
+@lru_cache(maxsize=256)  # as fonts.load_font: loaded once per size, not once per character drawn
 def _latin_font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's own font (it ships inside Pillow): Latin letters, digits and ':' that the CJK subsets lack."""
     return ImageFont.load_default(size)
@@ -48,14 +50,13 @@ def _word(rng: np.random.Generator) -> str:
 
 
 def _write(draw: ImageDraw.ImageDraw, rng: np.random.Generator, xy: tuple[float, float], text: str, size: int,
-           ink: tuple[int, ...]) -> float:
-    """Draws `text` a character at a time (each CJK character in a font that has it); returns the x after it."""
+           ink: tuple[int, ...]) -> None:
+    """Draws `text` a character at a time (each CJK character in a font that has it)."""
     x, y = xy
     for char in text:
         font = _latin_font(size) if ord(char) < 128 else _cjk_font(rng, size, char)
         draw.text((x, y), char, fill=ink, font=font)
         x += draw.textlength(char, font=font) + size * 0.08
-    return x
 
 
 def _sheet(rng: np.random.Generator, size: int) -> Image.Image:
